@@ -1,0 +1,96 @@
+package dev.qaldy.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.seal.BundleSeal;
+import dev.qaldy.contract.seal.BundleSeals;
+import dev.qaldy.contract.session.InvalidTokenException;
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.contract.session.SessionTokens;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.ECPublicKey;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SignedStateTest {
+
+    static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+    final KeyPair cell = CellKeys.generate();
+    final KeyPair other = CellKeys.generate();
+    final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+    final Session ana = new Session(7, "ana@example.com", "t-1", NOW, NOW.plusSeconds(3600));
+
+    @Test
+    void a_token_signed_by_the_cell_verifies_and_carries_the_person() throws Exception {
+        String token = SessionTokens.sign(ana, (ECPrivateKey) cell.getPrivate());
+        assertThat(SessionTokens.verify(token, (ECPublicKey) cell.getPublic(), clock)).isEqualTo(ana);
+    }
+
+    @Test
+    void a_token_signed_by_another_key_is_refused() {
+        String token = SessionTokens.sign(ana, (ECPrivateKey) other.getPrivate());
+        assertThatThrownBy(() -> SessionTokens.verify(token, (ECPublicKey) cell.getPublic(), clock))
+                .isInstanceOf(InvalidTokenException.class);
+    }
+
+    @Test
+    void an_altered_token_is_refused() {
+        String token = SessionTokens.sign(ana, (ECPrivateKey) cell.getPrivate());
+        String[] parts = token.split("\\.");
+        String forged = parts[0] + "." + parts[1].substring(0, parts[1].length() - 2) + "AA." + parts[2];
+        assertThatThrownBy(() -> SessionTokens.verify(forged, (ECPublicKey) cell.getPublic(), clock))
+                .isInstanceOf(InvalidTokenException.class);
+    }
+
+    @Test
+    void an_expired_token_is_refused() {
+        String token = SessionTokens.sign(ana, (ECPrivateKey) cell.getPrivate());
+        Clock later = Clock.fixed(NOW.plusSeconds(3600), ZoneOffset.UTC);
+        assertThatThrownBy(() -> SessionTokens.verify(token, (ECPublicKey) cell.getPublic(), later))
+                .isInstanceOf(InvalidTokenException.class).hasMessageContaining("expired");
+    }
+
+    @Test
+    void garbage_and_oversized_input_is_refused() {
+        for (String bad : new String[] {"", "abc", "a.b.c", "x".repeat(SessionTokens.MAX_TOKEN_LENGTH + 1)}) {
+            assertThatThrownBy(() -> SessionTokens.verify(bad, (ECPublicKey) cell.getPublic(), clock))
+                    .isInstanceOf(InvalidTokenException.class);
+        }
+    }
+
+    @Test
+    void a_seal_is_not_a_session_and_a_session_is_not_a_seal() {
+        String seal = BundleSeals.sign(new BundleSeal("guestbook", 1, "a".repeat(64), NOW), (ECPrivateKey) cell.getPrivate());
+        String token = SessionTokens.sign(ana, (ECPrivateKey) cell.getPrivate());
+        assertThatThrownBy(() -> SessionTokens.verify(seal, (ECPublicKey) cell.getPublic(), clock))
+                .isInstanceOf(InvalidTokenException.class);
+        assertThatThrownBy(() -> BundleSeals.verify(token, (ECPublicKey) cell.getPublic()))
+                .isInstanceOf(InvalidTokenException.class);
+    }
+
+    @Test
+    void a_seal_round_trips_and_refuses_another_key() throws Exception {
+        BundleSeal seal = new BundleSeal("guestbook", 3, "0123456789abcdef".repeat(4), NOW);
+        String jws = BundleSeals.sign(seal, (ECPrivateKey) cell.getPrivate());
+        assertThat(BundleSeals.verify(jws, (ECPublicKey) cell.getPublic())).isEqualTo(seal);
+        assertThatThrownBy(() -> BundleSeals.verify(jws, (ECPublicKey) other.getPublic()))
+                .isInstanceOf(InvalidTokenException.class);
+    }
+
+    @Test
+    void keys_round_trip_through_pem_files(@TempDir Path dir) throws Exception {
+        Path pub = Files.writeString(dir.resolve("cell.pub.pem"), CellKeys.toPem((ECPublicKey) cell.getPublic()));
+        Path priv = Files.writeString(dir.resolve("cell.key.pem"), CellKeys.toPem((ECPrivateKey) cell.getPrivate()));
+        String token = SessionTokens.sign(ana, CellKeys.readPrivateKey(priv));
+        assertThat(SessionTokens.verify(token, CellKeys.readPublicKey(pub), clock).email()).isEqualTo("ana@example.com");
+        assertThatThrownBy(() -> CellKeys.readPublicKey(dir.resolve("missing.pem"))).isInstanceOf(IllegalStateException.class);
+    }
+}
