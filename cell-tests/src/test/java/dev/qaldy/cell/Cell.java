@@ -1,0 +1,195 @@
+package dev.qaldy.cell;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A whole cell started by {@code bin/qaldy} on free ports and a {@code var/} of its own under
+ * {@code cell-tests/target/}, so tests run beside a developer's own cell. {@link #close()} stops
+ * every process it started, by pid, even when a test failed.
+ */
+public final class Cell implements AutoCloseable {
+
+    static final List<String> COMPONENTS = List.of("db", "control", "runtime", "gate", "status");
+
+    private final Path root;
+    private final Path var;
+    private final Map<String, Integer> ports = new LinkedHashMap<>();
+    private final Map<String, String> env = new LinkedHashMap<>();
+    private final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+    private final Thread cleanup = new Thread(this::killAll, "cell-cleanup");
+
+    private Cell(String name, Map<String, String> extraEnv) throws IOException {
+        root = Path.of(System.getProperty("qaldy.root", "..")).toAbsolutePath().normalize();
+        var = root.resolve("cell-tests/target/cells/" + name);
+        deleteTree(var);
+        Files.createDirectories(var);
+        for (String c : COMPONENTS) {
+            ports.put(c, freePort());
+        }
+        env.put("QALDY_VAR", var.toString());
+        ports.forEach((c, p) -> env.put("QALDY_PORT_" + c.toUpperCase(), Integer.toString(p)));
+        env.putAll(extraEnv);
+        Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    /** Starts a cell named {@code name} with extra environment for {@code bin/qaldy} (e.g. QALDY_OPTS_GATE). */
+    public static Cell up(String name, Map<String, String> extraEnv) throws Exception {
+        Cell cell = new Cell(name, extraEnv);
+        try {
+            cell.qaldy("up");
+        } catch (Exception | AssertionError e) {
+            cell.close();
+            throw e;
+        }
+        return cell;
+    }
+
+    /** Runs {@code bin/qaldy args…} for this cell; fails with its output when it exits non-zero. */
+    public String qaldy(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(root.resolve("bin/qaldy").toString());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        Path out = Files.createTempFile(var, "qaldy-", ".out");
+        builder.redirectOutput(out.toFile());
+        Process process = builder.start();
+        if (!process.waitFor(10, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError("bin/qaldy " + String.join(" ", args) + " did not finish in 10 minutes");
+        }
+        String output = Files.readString(out);
+        if (process.exitValue() != 0) {
+            throw new AssertionError("bin/qaldy " + String.join(" ", args) + " exited " + process.exitValue() + ":\n" + output);
+        }
+        return output;
+    }
+
+    /** The pid of a running component, from the cell's pid file. */
+    public long pid(String component) throws IOException {
+        return Long.parseLong(Files.readString(var.resolve("run/" + component + ".pid")).trim());
+    }
+
+    /** Sends a signal (e.g. "STOP", "CONT", "KILL") to a component's process. */
+    public void signal(String component, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid(component))).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new AssertionError("kill -" + signal + " " + component + " failed");
+        }
+    }
+
+    public int port(String component) {
+        return ports.get(component);
+    }
+
+    public Path var() {
+        return var;
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** The public origin of the console and API, as people see it. */
+    public String publicHost() {
+        return "localhost:" + port("gate");
+    }
+
+    /** An app's own origin's host, as people see it. */
+    public String appHost(String app) {
+        return app + ".localhost:" + port("gate");
+    }
+
+    /** A request to the gate for {@code host}; connects to 127.0.0.1 and sends the Host header. */
+    public HttpRequest.Builder request(String host, String pathAndQuery) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port("gate") + pathAndQuery))
+                .timeout(Duration.ofSeconds(30))
+                .header("Host", host);
+    }
+
+    public HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+        return http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    public HttpClient http() {
+        return http;
+    }
+
+    /** The demo person's credentials that {@code bin/qaldy up} wrote. */
+    public Map<String, String> demoEnv() throws IOException {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(var.resolve("demo.env"))) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                values.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        return values;
+    }
+
+    /** Stops the cell: {@code bin/qaldy down}, then SIGKILL to any pid still alive. */
+    @Override
+    public void close() {
+        try {
+            qaldy("down");
+        } catch (Exception | AssertionError e) {
+            System.err.println("bin/qaldy down failed: " + e.getMessage());
+        } finally {
+            killAll();
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running already
+            }
+        }
+    }
+
+    private void killAll() {
+        for (String c : COMPONENTS) {
+            try {
+                long pid = pid(c);
+                ProcessHandle.of(pid).ifPresent(p -> {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                });
+            } catch (IOException | RuntimeException noPid) {
+                // not running
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

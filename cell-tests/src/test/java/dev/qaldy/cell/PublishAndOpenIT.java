@@ -1,0 +1,216 @@
+package dev.qaldy.cell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.contract.session.SessionTokens;
+import jakarta.json.JsonObject;
+import java.io.ByteArrayOutputStream;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.interfaces.ECPrivateKey;
+import java.time.Instant;
+import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 2 end to end on a real cell from {@code bin/qaldy up}: the seeded guestbook opens on its
+ * own origin, a handler answers, sharing decides who gets in, and bad input is refused clearly.
+ */
+class PublishAndOpenIT {
+
+    static Cell cell;
+    static Person demo;
+
+    @BeforeAll
+    static void startCell() throws Exception {
+        cell = Cell.up("publish", Map.of());
+        Map<String, String> credentials = cell.demoEnv();
+        demo = Person.existing(cell, credentials.get("QALDY_DEMO_EMAIL"), credentials.get("QALDY_DEMO_PASSWORD"));
+    }
+
+    @AfterAll
+    static void stopCell() {
+        if (cell != null) {
+            cell.close();
+        }
+    }
+
+    @Test
+    void the_launcher_reports_every_component_ready_and_a_second_up_says_so() throws Exception {
+        String status = cell.qaldy("status");
+        for (String component : Cell.COMPONENTS) {
+            assertThat(status).containsPattern(component + "\\s+\\d+\\s+" + cell.port(component) + "\\s+ready");
+        }
+        assertThat(cell.qaldy("up")).contains("already up");
+    }
+
+    @Test
+    void the_seeded_guestbook_opens_on_its_own_origin_and_its_handler_answers() throws Exception {
+        HttpResponse<String> apps = demo.api("GET", "/apps", null);
+        assertThat(apps.statusCode()).isEqualTo(200);
+        assertThat(apps.body()).contains("\"guestbook\"");
+
+        demo.openApp("guestbook");
+        HttpResponse<String> page = demo.get("guestbook", "/");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
+        assertThat(page.body()).contains("Guestbook").contains("<form");
+
+        HttpResponse<String> signed = demo.postJson("guestbook", "/api/sign", "{\"name\":\"Ana\",\"message\":\"Hello from a test\"}");
+        assertThat(signed.statusCode()).as(signed.body()).isEqualTo(200);
+        assertThat(Person.json(signed.body()).getString("message")).contains("Thanks, Ana");
+
+        HttpResponse<String> invalid = demo.postJson("guestbook", "/api/sign", "{\"name\":\"\",\"message\":\"x\"}");
+        assertThat(invalid.statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void a_browser_without_a_session_is_sent_to_the_console_sign_in_and_a_script_gets_401() throws Exception {
+        HttpResponse<String> browser = cell.send(cell.request(cell.appHost("guestbook"), "/notes?x=1")
+                .header("Accept", "text/html").GET().build());
+        assertThat(browser.statusCode()).isEqualTo(302);
+        assertThat(browser.headers().firstValue("Location").orElseThrow())
+                .startsWith("http://" + cell.publicHost() + "/console/#/open/guestbook");
+
+        HttpResponse<String> script = cell.send(cell.request(cell.appHost("guestbook"), "/api/entries")
+                .header("Accept", "application/json").GET().build());
+        assertThat(script.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void sharing_decides_who_may_open_an_app() throws Exception {
+        Person owner = Person.signUp(cell, "owner-share@example.com");
+        Person viewer = Person.signUp(cell, "viewer-share@example.com");
+        owner.publish("shared", guestbookSource());
+
+        viewer.openApp("shared");
+        assertThat(viewer.get("shared", "/").statusCode()).isEqualTo(403);
+
+        HttpResponse<String> share = owner.api("POST", "/apps/shared/shares", "{\"email\":\"" + viewer.email + "\"}");
+        assertThat(share.statusCode()).as(share.body()).isEqualTo(201);
+        assertThat(viewer.get("shared", "/").statusCode()).isEqualTo(200);
+        assertThat(viewer.api("GET", "/apps", null).body()).contains("\"shared\"");
+
+        HttpResponse<String> revoke = owner.api("DELETE", "/apps/shared/shares/" + viewer.email, null);
+        assertThat(revoke.statusCode()).isEqualTo(204);
+        assertThat(viewer.get("shared", "/").statusCode()).isEqualTo(403);
+
+        HttpResponse<String> audit = owner.api("GET", "/audit", null);
+        assertThat(audit.body()).contains("share").contains("revoke").contains(viewer.email);
+    }
+
+    @Test
+    void a_zip_slip_archive_fails_its_build_with_a_clear_log_line() throws Exception {
+        Person person = Person.signUp(cell, "slip@example.com");
+        assertThat(person.api("POST", "/apps", "{\"name\":\"slip\"}").statusCode()).isEqualTo(201);
+        byte[] evil = zipOf(Map.of("qaldy.json", "{\"name\":\"slip\",\"kind\":\"app\"}",
+                "public/index.html", "<h1>hi</h1>", "../../evil.txt", "owned"));
+        HttpResponse<String> upload = person.upload("slip", evil);
+        assertThat(upload.statusCode()).isEqualTo(202);
+        JsonObject build = person.awaitBuild("slip", Person.json(upload.body()).getJsonNumber("version").longValue());
+        assertThat(build.getString("status")).isEqualTo("failed");
+        assertThat(build.toString()).contains("..");
+        assertThat(cell.root().resolve("evil.txt")).doesNotExist();
+    }
+
+    @Test
+    void an_upload_over_the_limit_is_refused_with_413() throws Exception {
+        Person person = Person.signUp(cell, "big@example.com");
+        assertThat(person.api("POST", "/apps", "{\"name\":\"big\"}").statusCode()).isEqualTo(201);
+        byte[] big = new byte[11 * 1024 * 1024];
+        new java.util.Random(1).nextBytes(big);
+        HttpResponse<String> upload = person.upload("big", big);
+        assertThat(upload.statusCode()).isEqualTo(413);
+        assertThat(upload.body()).doesNotContain("Exception").doesNotContain("at dev.");
+    }
+
+    @Test
+    void forged_tokens_and_tokens_of_another_key_get_401_everywhere() throws Exception {
+        String real = demo.token();
+        String forged = real.substring(0, real.length() - 4) + (real.endsWith("AAAA") ? "BBBB" : "AAAA");
+        Instant now = Instant.now();
+        String otherKey = SessionTokens.sign(new Session(1, demo.email, "x", now, now.plusSeconds(600)),
+                (ECPrivateKey) CellKeys.generate().getPrivate());
+        for (String token : new String[] {forged, otherKey, "not-a-token"}) {
+            HttpResponse<String> api = cell.send(cell.request(cell.publicHost(), "/api/v1/apps")
+                    .header("Authorization", "Bearer " + token).GET().build());
+            assertThat(api.statusCode()).as("API with %s", token).isEqualTo(401);
+            HttpResponse<String> app = cell.send(cell.request(cell.appHost("guestbook"), "/")
+                    .header("Accept", "application/json").header("Authorization", "Bearer " + token).GET().build());
+            assertThat(app.statusCode()).as("app with %s", token).isEqualTo(401);
+            HttpResponse<String> cookie = cell.send(cell.request(cell.appHost("guestbook"), "/")
+                    .header("Accept", "application/json").header("Cookie", "qaldy_session=" + token).GET().build());
+            assertThat(cookie.statusCode()).as("cookie %s", token).isEqualTo(401);
+        }
+    }
+
+    @Test
+    void an_app_name_with_a_dot_is_refused_with_a_clear_400() throws Exception {
+        HttpResponse<String> created = demo.api("POST", "/apps", "{\"name\":\"my.app\"}");
+        assertThat(created.statusCode()).isEqualTo(400);
+        assertThat(created.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
+        assertThat(Person.json(created.body()).getString("detail")).isNotBlank();
+    }
+
+    @Test
+    void unknown_hosts_and_internal_paths_are_never_forwarded() throws Exception {
+        assertThat(cell.send(cell.request("evil.example.com", "/").GET().build()).statusCode()).isEqualTo(400);
+        assertThat(cell.send(cell.request("a.b.localhost:" + cell.port("gate"), "/").GET().build()).statusCode()).isEqualTo(400);
+        assertThat(cell.send(cell.request(cell.publicHost(), "/api/v1/internal/access?app=guestbook&person=1")
+                .GET().build()).statusCode()).isEqualTo(404);
+    }
+
+    static Path guestbookSource() {
+        return cell.root().resolve("examples/guestbook");
+    }
+
+    static byte[] zipOf(Map<String, String> entries) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+            for (Map.Entry<String, String> e : entries.entrySet()) {
+                zip.putNextEntry(new ZipEntry(e.getKey()));
+                zip.write(e.getValue().getBytes(StandardCharsets.UTF_8));
+                zip.closeEntry();
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    @Test
+    void a_person_signs_in_on_the_console_in_chromium_and_opens_the_guestbook() throws Exception {
+        try (Browser browser = new Browser(cell.var().resolve("browser"))) {
+            WebDriver driver = browser.driver;
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+            driver.get("http://" + cell.publicHost() + "/console/");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("email"))).sendKeys(demo.email);
+            driver.findElement(By.id("password")).sendKeys(demo.password);
+            driver.findElement(By.id("signin")).click();
+            wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-open='guestbook']"))).click();
+
+            wait.until(ExpectedConditions.urlContains("guestbook.localhost"));
+            wait.until(ExpectedConditions.titleContains("Guestbook"));
+            browser.screenshot(cell.root().resolve("cell-tests/target/screenshots/guestbook.png"));
+            assertThat(driver.manage().getCookieNamed("qaldy_session")).as("session cookie on the app's origin").isNotNull();
+
+            WebElement form = driver.findElement(By.tagName("form"));
+            form.findElement(By.name("name")).sendKeys("Browser Bea");
+            form.findElement(By.name("message")).sendKeys("Signed from Chromium");
+            form.findElement(By.cssSelector("button[type='submit'], input[type='submit']")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("body"), "Thanks, Browser Bea"));
+        }
+    }
+}

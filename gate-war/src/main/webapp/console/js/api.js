@@ -1,0 +1,225 @@
+// The one way the console talks to the control plane. Every call goes through api().
+//
+// Outcomes are reported to listeners (onApiOutcome) so the outage banner (issue 7) can live
+// here without touching the views: a call "missed" when there was no answer in time, a network
+// error, or a 5xx; any other answer, even a 4xx, means the control plane is answering.
+// Controls that change something carry a data-change attribute, so one place can disable
+// them all while the control plane is unreachable.
+
+import { getToken, clearSession } from './session.js';
+
+export const API_BASE = '/api/v1';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** An error the console can show: message is always plain words, never raw JSON. */
+export class ApiError extends Error {
+  /**
+   * @param {object} p
+   * @param {'http'|'timeout'|'network'|'aborted'} p.kind
+   * @param {number} [p.status] HTTP status for kind 'http'
+   * @param {string} [p.title] problem title from the API
+   * @param {string} [p.detail] problem detail from the API
+   * @param {string} [p.type] problem type from the API
+   * @param {number|null} [p.retryAfter] seconds, from Retry-After
+   */
+  constructor({ kind, status = 0, title = '', detail = '', type = '', retryAfter = null }) {
+    super(detail || title || fallbackMessage(kind, status));
+    this.name = 'ApiError';
+    this.kind = kind;
+    this.status = status;
+    this.title = title;
+    this.detail = detail;
+    this.type = type;
+    this.retryAfter = retryAfter;
+    /** True when the console already acted on it (a 401 sends the person to sign-in). */
+    this.handled = false;
+  }
+
+  /** No answer in time, a network error, or a 5xx: the control plane did not answer. */
+  get unreachable() {
+    return this.kind === 'timeout' || this.kind === 'network' || (this.kind === 'http' && this.status >= 500);
+  }
+
+  get aborted() {
+    return this.kind === 'aborted';
+  }
+}
+
+function fallbackMessage(kind, status) {
+  switch (kind) {
+    case 'timeout':
+      return 'The control plane did not answer in time. Try again in a moment.';
+    case 'network':
+      return 'The console could not reach the control plane. Check your connection, then try again.';
+    case 'aborted':
+      return 'The request was cancelled.';
+    default:
+      break;
+  }
+  if (status >= 500) {
+    return `The control plane could not finish this (error ${status}). Try again in a moment.`;
+  }
+  switch (status) {
+    case 400: return 'That was not accepted. Check what you entered and try again.';
+    case 401: return 'You are not signed in, or your session has ended.';
+    case 403: return 'You do not have permission to do that.';
+    case 404: return 'Not found. It may have been deleted, or it is not shared with you.';
+    case 409: return 'That conflicts with something that already exists.';
+    case 413: return 'The archive is over the upload limit.';
+    case 429: return 'Too many tries. Wait a moment, then try again.';
+    default: return `The request failed (error ${status}).`;
+  }
+}
+
+const outcomeListeners = new Set();
+const signedOutListeners = new Set();
+
+/**
+ * Listen to every call's outcome: fn({ reached: boolean, at: Date, error: ApiError|null }).
+ * Returns a function that stops listening.
+ */
+export function onApiOutcome(fn) {
+  outcomeListeners.add(fn);
+  return () => outcomeListeners.delete(fn);
+}
+
+/** Listen for "the API said our token is no good" (a 401 on a signed-in call). */
+export function onSignedOut(fn) {
+  signedOutListeners.add(fn);
+  return () => signedOutListeners.delete(fn);
+}
+
+function report(reached, error) {
+  const event = { reached, at: new Date(), error };
+  for (const fn of outcomeListeners) {
+    try { fn(event); } catch (e) { console.error(e); }
+  }
+}
+
+function parseRetryAfter(value) {
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+function isBinary(body) {
+  return body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body);
+}
+
+async function readJson(response) {
+  const type = (response.headers.get('Content-Type') || '').toLowerCase();
+  if (response.status === 204 || !type.includes('json')) return null;
+  try {
+    return await response.json();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Call the control plane.
+ *
+ * @param {string} method 'GET', 'POST', 'PUT', 'DELETE'
+ * @param {string} path under /api/v1, e.g. '/apps' or `/apps/${encodeURIComponent(name)}/builds`
+ * @param {*} [body] an object (sent as JSON), or a Blob/File (sent as is)
+ * @param {object} [options]
+ * @param {boolean} [options.auth=true] send the session token; false for sign-in and sign-up
+ * @param {number} [options.timeoutMs=10000] give up after this long (counts as a miss)
+ * @param {AbortSignal} [options.signal] cancel (e.g. the person left the page); not a miss
+ * @param {string} [options.contentType] for a binary body, e.g. 'application/zip'
+ * @returns {Promise<*>} the parsed JSON answer, or null when there is none
+ * @throws {ApiError}
+ */
+export async function api(method, path, body, options = {}) {
+  const { auth = true, timeoutMs = DEFAULT_TIMEOUT_MS, signal, contentType } = options;
+
+  const headers = { Accept: 'application/json, application/problem+json' };
+  let payload;
+  if (body !== undefined && body !== null) {
+    if (isBinary(body)) {
+      headers['Content-Type'] = contentType || body.type || 'application/octet-stream';
+      payload = body;
+    } else {
+      headers['Content-Type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+  }
+  const token = auth ? getToken() : null;
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
+  const onCallerAbort = () => controller.abort();
+  if (signal) {
+    if (signal.aborted) controller.abort();
+    else signal.addEventListener('abort', onCallerAbort, { once: true });
+  }
+
+  let response;
+  try {
+    response = await fetch(API_BASE + path, {
+      method,
+      headers,
+      body: payload,
+      signal: controller.signal,
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+  } catch {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onCallerAbort);
+    if (timedOut) {
+      const error = new ApiError({ kind: 'timeout' });
+      report(false, error);
+      throw error;
+    }
+    if (signal?.aborted) throw new ApiError({ kind: 'aborted' });
+    const error = new ApiError({ kind: 'network' });
+    report(false, error);
+    throw error;
+  }
+
+  let data;
+  try {
+    data = await readJson(response);
+  } catch {
+    data = null; // a body cut off by the timeout or a cancel: judged by the status alone
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onCallerAbort);
+  }
+
+  if (response.ok) {
+    report(true, null);
+    return data;
+  }
+
+  const problem = data && typeof data === 'object' ? data : {};
+  const error = new ApiError({
+    kind: 'http',
+    status: response.status,
+    title: typeof problem.title === 'string' ? problem.title : '',
+    detail: typeof problem.detail === 'string' ? problem.detail : '',
+    type: typeof problem.type === 'string' ? problem.type : '',
+    retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
+  });
+  report(!error.unreachable, error);
+
+  if (response.status === 401 && token) {
+    clearSession();
+    error.handled = true;
+    for (const fn of signedOutListeners) {
+      try { fn(error); } catch (e) { console.error(e); }
+    }
+  }
+  throw error;
+}
+
+/** Encode one path segment (an app name, a version, an email). */
+export function seg(value) {
+  return encodeURIComponent(String(value));
+}
