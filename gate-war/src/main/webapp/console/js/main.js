@@ -1,0 +1,86 @@
+// The console's entry point: the header, the routes, and what happens on sign-out.
+
+import { api, onSignedOut } from './api.js';
+import { isSignedIn, getEmail, setEmail, clearSession } from './session.js';
+import { whileBusy } from './dom.js';
+import { startRouter, navigate, flash, currentHash, signInHash, parseHash } from './router.js';
+import { signinView, signupView } from './views/signin.js';
+import { appsView } from './views/apps.js';
+import { appView } from './views/app.js';
+import { auditView } from './views/audit.js';
+import { openView } from './views/open.js';
+import { notFoundView } from './views/notfound.js';
+
+const routes = [
+  { path: ['signin'], view: signinView, title: 'Sign in', public: true, guestOnly: true },
+  { path: ['signup'], view: signupView, title: 'Create an account', public: true, guestOnly: true },
+  { path: ['apps'], view: appsView, title: 'Your apps' },
+  { path: ['new'], view: (ctx) => appsView({ ...ctx, focusCreate: true }), title: 'Create an app' },
+  { path: ['apps', ':app'], view: appView, title: 'App' },
+  { path: ['audit'], view: auditView, title: 'Audit log' },
+  { path: ['open', ':app'], view: openView, title: 'Opening app' },
+];
+
+const nav = document.getElementById('nav');
+const who = document.getElementById('who');
+const meEmail = document.getElementById('me-email');
+const signoutButton = document.getElementById('signout');
+
+let lookingUpMe = false;
+
+function updateHeader() {
+  const signedIn = isSignedIn();
+  nav.hidden = !signedIn;
+  who.hidden = !signedIn;
+  if (!signedIn) return;
+
+  const [first] = parseHash(currentHash()).segments;
+  for (const link of nav.querySelectorAll('a')) {
+    const section = link.getAttribute('href').replace('#/', '');
+    const current = section === first || (section === 'apps' && first === 'new');
+    if (current) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+
+  const email = getEmail();
+  meEmail.textContent = email || '';
+  if (!email && !lookingUpMe) {
+    lookingUpMe = true;
+    api('GET', '/people/me')
+      .then((me) => {
+        if (me && typeof me.email === 'string') {
+          setEmail(me.email);
+          meEmail.textContent = me.email;
+        }
+      })
+      .catch(() => { /* the header can do without the email */ })
+      .finally(() => { lookingUpMe = false; });
+  }
+}
+
+signoutButton.addEventListener('click', () => {
+  whileBusy(signoutButton, 'Signing out…', async () => {
+    try {
+      await api('DELETE', '/sessions/current', undefined, { timeoutMs: 5000 });
+    } catch {
+      // Signed out here either way: the token is dropped from this tab below.
+    }
+    clearSession();
+    flash('You are signed out.', 'info');
+    navigate('#/signin');
+  });
+});
+
+onSignedOut(() => {
+  const [first] = parseHash(currentHash()).segments;
+  if (first === 'signin' || first === 'signup') return;
+  flash('Your session has ended. Sign in again to continue.', 'info');
+  navigate(signInHash(currentHash()), { replace: true });
+});
+
+startRouter(routes, {
+  main: document.getElementById('main'),
+  flashRegion: document.getElementById('flash'),
+  notFound: { path: [], view: notFoundView, title: 'Page not found', public: true },
+  onRender: updateHeader,
+});
