@@ -15,7 +15,7 @@ const routes = [
   { path: ['signin'], view: signinView, title: 'Sign in', public: true, guestOnly: true },
   { path: ['signup'], view: signupView, title: 'Create an account', public: true, guestOnly: true },
   { path: ['apps'], view: appsView, title: 'Your apps' },
-  { path: ['new'], view: (ctx) => appsView({ ...ctx, focusCreate: true }), title: 'Create an app' },
+  { path: ['new'], view: (ctx) => { ctx.focusCreate = true; appsView(ctx); }, title: 'Create an app' },
   { path: ['apps', ':app'], view: appView, title: 'App' },
   { path: ['audit'], view: auditView, title: 'Audit log' },
   { path: ['open', ':app'], view: openView, title: 'Opening app' },
@@ -57,6 +57,15 @@ function updateHeader() {
       .finally(() => { lookingUpMe = false; });
   }
 }
+
+// The skip link must not change the hash (that is the router's); it only moves focus.
+document.querySelector('.skip-link').addEventListener('click', (event) => {
+  event.preventDefault();
+  const main = document.getElementById('main');
+  const target = main.querySelector('h1') || main;
+  target.setAttribute('tabindex', '-1');
+  target.focus();
+});
 
 signoutButton.addEventListener('click', () => {
   whileBusy(signoutButton, 'Signing out…', async () => {

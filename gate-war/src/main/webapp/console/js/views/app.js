@@ -1,0 +1,571 @@
+// One app ('#/apps/<name>'): what is live, and for its owner: builds (upload, log, promote),
+// sharing (add, revoke) and deleting the app.
+
+import { api, seg } from '../api.js';
+import { h, loading, messageLine, replace, safeHttpUrl, say, setDisabled, timeElement, whileBusy } from '../dom.js';
+import { navigate, flash } from '../router.js';
+import { openApp, openFailure } from './open.js';
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+const FINAL = new Set(['succeeded', 'failed']);
+const STATUS_WORDS = {
+  queued: 'Queued',
+  building: 'Building',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+};
+const POLL_MS = 2000;
+const POLL_MAX_MS = 15000;
+const UPLOAD_TIMEOUT_MS = 5 * 60 * 1000;
+
+function sameVersion(a, b) {
+  return a !== null && a !== undefined && b !== null && b !== undefined && String(a) === String(b);
+}
+
+function hasVersion(v) {
+  return v !== null && v !== undefined && v !== '';
+}
+
+function compareVersionsDesc(a, b) {
+  const na = Number(a.version);
+  const nb = Number(b.version);
+  if (Number.isFinite(na) && Number.isFinite(nb) && na !== nb) return nb - na;
+  const ta = Date.parse(a.createdAt ?? '') || Number(a.createdAt) || 0;
+  const tb = Date.parse(b.createdAt ?? '') || Number(b.createdAt) || 0;
+  if (ta !== tb) return tb - ta;
+  return String(b.version).localeCompare(String(a.version));
+}
+
+function humanSize(bytes) {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} bytes`;
+}
+
+export function appView(ctx) {
+  const name = ctx.params.app;
+  ctx.setTitle(name);
+
+  const body = h('div', { class: 'stack-lg' }, loading(`Loading ${name}…`));
+  ctx.main.append(
+    h('p', { class: 'back' }, h('a', { href: '#/apps' }, '← All apps')),
+    h('h1', {}, name),
+    body);
+
+  const load = async () => {
+    replace(body, loading(`Loading ${name}…`));
+    let apps;
+    try {
+      apps = await api('GET', '/apps', undefined, { signal: ctx.signal });
+    } catch (error) {
+      if (ctx.signal.aborted || error.handled) return;
+      replace(body,
+        h('p', { class: 'msg error', role: 'alert' }, `Could not load ${name}. ${error.message}`),
+        h('button', { type: 'button', class: 'small', onclick: load }, 'Try again'));
+      return;
+    }
+    if (ctx.signal.aborted) return;
+    const app = (Array.isArray(apps) ? apps : []).find((a) => String(a.name) === name);
+    if (!app) {
+      replace(body,
+        h('p', { class: 'msg error', role: 'alert' },
+          `There is no app named “${name}” that you can see. It may have been deleted, or it is not shared with you.`),
+        h('a', { class: 'button', href: '#/apps' }, 'Go to your apps'));
+      return;
+    }
+    renderApp(ctx, app, body);
+  };
+  load();
+}
+
+function renderApp(ctx, app, body) {
+  const name = String(app.name);
+  const owner = app.role === 'owner';
+  const state = { liveVersion: app.liveVersion, listeners: [] };
+  const setLive = (version) => {
+    state.liveVersion = version;
+    for (const fn of state.listeners) fn(version);
+  };
+
+  const sections = [overviewSection(ctx, app, state)];
+  if (owner) {
+    sections.push(buildsSection(ctx, name, state, setLive));
+    sections.push(sharingSection(ctx, name));
+    sections.push(deleteSection(ctx, name));
+  } else {
+    sections.push(h('section', { class: 'card' },
+      h('h2', {}, 'Shared with you'),
+      h('p', {}, `${name} is shared with you${app.owner ? ` by ${app.owner}` : ''}. ` +
+        'Only its owner can upload builds, choose the live version and change who can open it.')));
+  }
+  replace(body, sections);
+}
+
+function overviewSection(ctx, app, state) {
+  const name = String(app.name);
+  const url = safeHttpUrl(app.url);
+  const liveValue = h('dd', { id: 'live-version' });
+  const line = messageLine('open-msg');
+  const openButton = h('button', { type: 'button', class: 'primary', 'data-open': name }, 'Open');
+
+  const showLive = (version) => {
+    const live = hasVersion(version);
+    liveValue.textContent = live ? `Version ${version}` : 'None yet — upload a build, then promote it';
+    setDisabled(openButton, 'not-live', !live);
+  };
+  showLive(state.liveVersion);
+  state.listeners.push(showLive);
+
+  openButton.addEventListener('click', () => whileBusy(openButton, 'Opening…', async () => {
+    say(line, 'info', '');
+    try {
+      await openApp(name, '/', { signal: ctx.signal });
+    } catch (error) {
+      if (ctx.signal.aborted || error.handled) return;
+      say(line, 'error', `Could not open ${name}. ${openFailure(name, error)}`);
+    }
+  }));
+
+  return h('section', { class: 'card', 'aria-labelledby': 'overview-title' },
+    h('h2', { id: 'overview-title' }, 'Overview'),
+    h('dl', { class: 'facts' },
+      h('dt', {}, 'Live version'), liveValue,
+      h('dt', {}, 'Address'), h('dd', {}, url ? h('a', { href: url, class: 'break' }, url) : '—'),
+      h('dt', {}, 'Your role'), h('dd', {}, app.role === 'owner'
+        ? 'Owner'
+        : `Viewer${app.owner ? ` (shared by ${app.owner})` : ''}`)),
+    h('div', { class: 'actions' }, openButton),
+    line);
+}
+
+function buildsSection(ctx, name, state, setLive) {
+  const rows = new Map(); // version (string) → row
+  const list = h('ul', { id: 'build-list', class: 'build-list', 'aria-labelledby': 'builds-title' });
+  const listState = h('div', {}, loading('Loading builds…'));
+  const line = messageLine('builds-msg');
+  const heading = h('h2', { id: 'builds-title', tabindex: '-1' }, 'Builds');
+
+  // Upload
+  const fileInput = h('input', {
+    id: 'build-file',
+    name: 'archive',
+    type: 'file',
+    accept: '.zip,application/zip,application/x-zip-compressed',
+    'aria-describedby': 'build-file-hint',
+    'data-change': true,
+  });
+  const uploadButton = h('button', { type: 'submit', id: 'upload-build', class: 'primary', 'data-change': true }, 'Upload and build');
+  const uploadLine = messageLine('upload-msg');
+  const uploadForm = h('form', { class: 'stack', novalidate: true, 'aria-label': 'Upload a build' },
+    h('div', { class: 'field' },
+      h('label', { for: 'build-file' }, 'Source archive (.zip)'),
+      h('p', { class: 'hint', id: 'build-file-hint' },
+        'A zip with qaldy.json at its root, your static files under public/, and optionally server.js.'),
+      fileInput),
+    h('div', { class: 'actions' }, uploadButton),
+    uploadLine);
+
+  uploadForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const file = fileInput.files && fileInput.files[0];
+    if (!file) {
+      fileInput.setAttribute('aria-invalid', 'true');
+      say(uploadLine, 'error', 'Choose a .zip file first.');
+      fileInput.focus();
+      return;
+    }
+    fileInput.removeAttribute('aria-invalid');
+    say(uploadLine, 'info', `Uploading ${file.name} (${humanSize(file.size)})…`);
+    whileBusy(uploadButton, 'Uploading…', async () => {
+      let answer;
+      try {
+        answer = await api('POST', `/apps/${seg(name)}/builds`, file, {
+          contentType: 'application/zip',
+          timeoutMs: UPLOAD_TIMEOUT_MS,
+          signal: ctx.signal,
+        });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        if (error.status === 413) {
+          say(uploadLine, 'error',
+            `The archive is over the upload limit (this file is ${humanSize(file.size)}). Make it smaller and try again.`);
+        } else if (error.kind === 'network') {
+          say(uploadLine, 'error',
+            'The upload did not finish. If the archive is large it may be over the upload limit; ' +
+            'otherwise check your connection and try again.');
+        } else {
+          say(uploadLine, 'error', `The upload did not go through. ${error.message}`);
+        }
+        return;
+      }
+      if (ctx.signal.aborted) return;
+      uploadForm.reset();
+      if (answer && hasVersion(answer.version)) {
+        say(uploadLine, 'success', `Uploaded. Version ${answer.version} is ${answer.status === 'building' ? 'building' : 'waiting for the builder'}; its log shows below.`);
+        const row = upsert({ version: answer.version, status: answer.status || 'queued', log: '', createdAt: new Date().toISOString() });
+        row.details.open = true;
+        sortRows();
+        listState.replaceChildren();
+        schedulePoll(0);
+      } else {
+        say(uploadLine, 'success', 'Uploaded. The build is on its way.');
+        loadList();
+      }
+    });
+  });
+
+  // Rows
+  function upsert(build) {
+    const key = String(build.version);
+    let row = rows.get(key);
+    if (!row) {
+      row = makeRow(build);
+      rows.set(key, row);
+    }
+    updateRow(row, build);
+    return row;
+  }
+
+  function makeRow(build) {
+    const status = h('span', { class: 'badge status' });
+    const when = h('span', { class: 'build-time' });
+    const sha = h('p', { class: 'sha' });
+    const actions = h('div', { class: 'build-actions' });
+    const log = h('pre', { class: 'log', tabindex: '0' });
+    const details = h('details', { class: 'log-details' }, h('summary', {}, 'Build log'), log);
+    const li = h('li', { class: 'build-item', 'data-version': String(build.version) },
+      h('div', { class: 'build-head' },
+        h('h3', { class: 'build-title' }, `Version ${build.version}`),
+        status,
+        when),
+      sha,
+      actions,
+      details);
+    details.addEventListener('toggle', () => {
+      // The list may leave logs out; the single build always has one.
+      if (details.open && row.build.log === undefined) {
+        fetchOne(row.build.version).catch((error) => {
+          if (ctx.signal.aborted || error.handled) return;
+          row.log.textContent = `Could not load the log. ${error.message}`;
+        });
+      }
+    });
+    const row = { li, status, when, sha, actions, log, details, build };
+    return row;
+  }
+
+  function updateRow(row, build) {
+    const previous = row.build;
+    row.build = { ...previous, ...build };
+    const b = row.build;
+    const word = STATUS_WORDS[b.status] || String(b.status || 'Unknown');
+    row.status.textContent = word;
+    row.status.className = `badge status ${STATUS_WORDS[b.status] ? b.status : ''}`.trim();
+    row.li.dataset.status = String(b.status || '');
+    replace(row.when, b.createdAt ? ['Uploaded ', timeElement(b.createdAt)] : []);
+    if (b.sha256) {
+      replace(row.sha, 'SHA-256 ', h('code', { title: String(b.sha256) }, String(b.sha256)));
+      row.sha.hidden = false;
+    } else {
+      row.sha.hidden = true;
+    }
+    renderActions(row);
+
+    const pre = row.log;
+    const atBottom = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 8;
+    let text;
+    if (typeof b.log === 'string' && b.log.length) text = b.log;
+    else if (b.status === 'queued') text = 'Waiting for the builder…';
+    else if (b.status === 'building') text = 'Building… the log appears here as it grows.';
+    else if (b.log === undefined) text = 'Open to load the log…';
+    else text = 'This build wrote no log.';
+    if (pre.textContent !== text) {
+      pre.textContent = text;
+      if (atBottom) pre.scrollTop = pre.scrollHeight;
+    }
+  }
+
+  function renderActions(row) {
+    const b = row.build;
+    if (b.status !== 'succeeded') {
+      replace(row.actions, b.status === 'failed' ? h('p', { class: 'hint' }, 'This build failed; read its log to see why.') : []);
+      return;
+    }
+    if (sameVersion(state.liveVersion, b.version)) {
+      replace(row.actions, h('span', { class: 'badge live', tabindex: '-1' }, 'Live now'));
+      return;
+    }
+    const promote = h('button', { type: 'button', class: 'small', 'data-promote': String(b.version), 'data-change': true }, 'Promote to live');
+    promote.addEventListener('click', () => whileBusy(promote, 'Promoting…', async () => {
+      say(line, 'info', '');
+      try {
+        await api('PUT', `/apps/${seg(name)}/live`, { version: b.version }, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        say(line, 'error', `Could not promote version ${b.version}. ${error.message}`);
+        return;
+      }
+      setLive(b.version);
+      say(line, 'success', `Version ${b.version} is live.`);
+      const badge = row.actions.querySelector('.badge.live');
+      if (badge) badge.focus();
+    }));
+    replace(row.actions, promote);
+  }
+
+  state.listeners.push(() => { for (const row of rows.values()) renderActions(row); });
+
+  function sortRows() {
+    const ordered = [...rows.values()].sort((a, b) => compareVersionsDesc(a.build, b.build));
+    list.replaceChildren(...ordered.map((r) => r.li));
+  }
+
+  // Loading and polling
+  async function loadList() {
+    replace(listState, loading('Loading builds…'));
+    let builds;
+    try {
+      builds = await api('GET', `/apps/${seg(name)}/builds`, undefined, { signal: ctx.signal });
+    } catch (error) {
+      if (ctx.signal.aborted || error.handled) return;
+      replace(listState,
+        h('p', { class: 'msg error', role: 'alert' }, `Could not load the builds. ${error.message}`),
+        h('button', { type: 'button', class: 'small', onclick: loadList }, 'Try again'));
+      return;
+    }
+    if (ctx.signal.aborted) return;
+    builds = Array.isArray(builds) ? builds : [];
+    for (const build of builds) upsert(build);
+    sortRows();
+    if (rows.size === 0) {
+      replace(listState, h('p', { class: 'empty', id: 'builds-empty' }, 'No builds yet. Upload a .zip above to make the first one.'));
+    } else {
+      listState.replaceChildren();
+    }
+    schedulePoll(POLL_MS);
+  }
+
+  async function fetchOne(version) {
+    const build = await api('GET', `/apps/${seg(name)}/builds/${seg(version)}`, undefined, { signal: ctx.signal });
+    if (ctx.signal.aborted || !build) return;
+    const row = rows.get(String(version));
+    if (!row) return;
+    const wasFinal = FINAL.has(row.build.status);
+    updateRow(row, build);
+    if (!wasFinal && FINAL.has(row.build.status)) {
+      say(uploadLine, 'info', ''); // "building…" is over; the builds line says how it went
+      if (row.build.status === 'succeeded') {
+        say(line, 'success', `Version ${version} built. Promote it to make it live.`);
+      } else {
+        say(line, 'error', `Version ${version} failed. Its log below says why.`);
+        row.details.open = true;
+      }
+    }
+  }
+
+  let pollTimer = null;
+  let pollDelay = POLL_MS;
+
+  function schedulePoll(delay) {
+    if (pollTimer || ctx.signal.aborted) return;
+    const pending = [...rows.values()].filter((r) => !FINAL.has(r.build.status));
+    if (pending.length === 0) return;
+    pollTimer = setTimeout(async () => {
+      pollTimer = null;
+      if (ctx.signal.aborted) return;
+      const waiting = [...rows.values()].filter((r) => !FINAL.has(r.build.status));
+      try {
+        for (const row of waiting) await fetchOne(row.build.version);
+        pollDelay = POLL_MS;
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        pollDelay = Math.min(pollDelay * 2, POLL_MAX_MS);
+        say(line, 'error', `Could not check on the build just now; trying again in ${Math.round(pollDelay / 1000)} seconds. ${error.message}`);
+      }
+      schedulePoll(pollDelay);
+    }, delay);
+  }
+
+  ctx.signal.addEventListener('abort', () => { if (pollTimer) clearTimeout(pollTimer); });
+  loadList();
+
+  return h('section', { class: 'card', 'aria-labelledby': 'builds-title' },
+    heading,
+    h('h3', { class: 'subhead' }, 'Upload a build'),
+    uploadForm,
+    h('h3', { class: 'subhead' }, 'All builds'),
+    line,
+    listState,
+    list);
+}
+
+function sharingSection(ctx, name) {
+  const list = h('ul', { id: 'share-list', class: 'share-list', 'aria-labelledby': 'sharing-title' });
+  const listState = h('div', {}, loading('Loading who can open it…'));
+  const line = messageLine('share-msg');
+
+  const emailInput = h('input', {
+    id: 'share-email',
+    name: 'email',
+    type: 'email',
+    autocomplete: 'off',
+    autocapitalize: 'none',
+    spellcheck: 'false',
+    required: true,
+    'aria-describedby': 'share-email-hint',
+    'data-change': true,
+  });
+  const addButton = h('button', { type: 'submit', id: 'share-add', class: 'primary', 'data-change': true }, 'Share');
+  const form = h('form', { class: 'inline-form', novalidate: true, 'aria-label': 'Share with a person' },
+    h('div', { class: 'field grow' },
+      h('label', { for: 'share-email' }, 'Email of the person to share with'),
+      h('p', { class: 'hint', id: 'share-email-hint' },
+        'They open the app after signing in to Qaldy with this email. You can always open it yourself.'),
+      h('div', { class: 'input-row' }, emailInput, addButton)));
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const email = emailInput.value.trim();
+    if (!EMAIL_SHAPE.test(email)) {
+      emailInput.setAttribute('aria-invalid', 'true');
+      say(line, 'error', 'Enter an email address, like name@example.com.');
+      emailInput.focus();
+      return;
+    }
+    emailInput.removeAttribute('aria-invalid');
+    say(line, 'info', '');
+    whileBusy(addButton, 'Sharing…', async () => {
+      try {
+        await api('POST', `/apps/${seg(name)}/shares`, { email }, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        if (error.status === 400) emailInput.setAttribute('aria-invalid', 'true');
+        say(line, 'error', `Could not share with ${email}. ${error.message}`);
+        emailInput.focus();
+        return;
+      }
+      emailInput.value = '';
+      say(line, 'success', `Shared with ${email}.`);
+      emailInput.focus();
+      loadList();
+    });
+  });
+
+  function shareItem(email) {
+    const revoke = h('button', {
+      type: 'button',
+      class: 'small danger-quiet',
+      'data-revoke': email,
+      'data-change': true,
+      'aria-label': `Revoke access for ${email}`,
+    }, 'Revoke');
+    const li = h('li', { class: 'share-item', 'data-email': email }, h('span', { class: 'break' }, email), revoke);
+    revoke.addEventListener('click', () => whileBusy(revoke, 'Revoking…', async () => {
+      say(line, 'info', '');
+      try {
+        await api('DELETE', `/apps/${seg(name)}/shares/${seg(email)}`, undefined, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        say(line, 'error', `Could not revoke access for ${email}. ${error.message}`);
+        return;
+      }
+      li.remove();
+      say(line, 'success', `Revoked access for ${email}.`);
+      if (!list.children.length) showEmpty();
+      emailInput.focus();
+    }));
+    return li;
+  }
+
+  function showEmpty() {
+    replace(listState, h('p', { class: 'empty', id: 'shares-empty' }, 'Not shared with anyone yet. Only you can open this app.'));
+  }
+
+  async function loadList() {
+    let shares;
+    try {
+      shares = await api('GET', `/apps/${seg(name)}/shares`, undefined, { signal: ctx.signal });
+    } catch (error) {
+      if (ctx.signal.aborted || error.handled) return;
+      replace(listState,
+        h('p', { class: 'msg error', role: 'alert' }, `Could not load who can open it. ${error.message}`),
+        h('button', { type: 'button', class: 'small', onclick: loadList }, 'Try again'));
+      return;
+    }
+    if (ctx.signal.aborted) return;
+    const emails = (Array.isArray(shares) ? shares : [])
+      .map((s) => String(s.email))
+      .sort((a, b) => a.localeCompare(b));
+    replace(list, emails.map(shareItem));
+    if (emails.length === 0) showEmpty(); else listState.replaceChildren();
+  }
+  loadList();
+
+  return h('section', { class: 'card', 'aria-labelledby': 'sharing-title' },
+    h('h2', { id: 'sharing-title' }, 'Sharing'),
+    form,
+    line,
+    h('h3', { class: 'subhead' }, 'People who can open it'),
+    listState,
+    list);
+}
+
+function deleteSection(ctx, name) {
+  const line = messageLine('delete-msg');
+  const confirmInput = h('input', {
+    id: 'delete-confirm-name',
+    type: 'text',
+    autocomplete: 'off',
+    autocapitalize: 'none',
+    spellcheck: 'false',
+    'data-change': true,
+  });
+  const confirmButton = h('button', { type: 'submit', id: 'delete-app-confirm', class: 'danger', 'data-change': true }, `Delete ${name}`);
+  const cancelButton = h('button', { type: 'button', class: 'quiet' }, 'Cancel');
+  const startButton = h('button', { type: 'button', id: 'delete-app', class: 'danger-quiet', 'data-change': true }, 'Delete this app…');
+  const confirmForm = h('form', { class: 'stack confirm', novalidate: true, hidden: true, 'aria-label': `Confirm deleting ${name}` },
+    h('div', { class: 'field' },
+      h('label', { for: 'delete-confirm-name' }, `Type the app’s name, “${name}”, to confirm`),
+      confirmInput),
+    h('div', { class: 'actions' }, confirmButton, cancelButton));
+
+  setDisabled(confirmButton, 'invalid', true);
+  confirmInput.addEventListener('input', () => {
+    setDisabled(confirmButton, 'invalid', confirmInput.value.trim() !== name);
+  });
+  startButton.addEventListener('click', () => {
+    confirmForm.hidden = false;
+    startButton.hidden = true;
+    confirmInput.focus();
+  });
+  cancelButton.addEventListener('click', () => {
+    confirmForm.hidden = true;
+    startButton.hidden = false;
+    confirmInput.value = '';
+    setDisabled(confirmButton, 'invalid', true);
+    say(line, 'info', '');
+    startButton.focus();
+  });
+  confirmForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (confirmInput.value.trim() !== name) return;
+    whileBusy(confirmButton, 'Deleting…', async () => {
+      try {
+        await api('DELETE', `/apps/${seg(name)}`, undefined, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        say(line, 'error', `Could not delete ${name}. ${error.message}`);
+        return;
+      }
+      flash(`Deleted ${name}.`);
+      navigate('#/apps');
+    });
+  });
+
+  return h('section', { class: 'card danger-zone', 'aria-labelledby': 'delete-title' },
+    h('h2', { id: 'delete-title' }, 'Delete this app'),
+    h('p', {}, 'Deleting removes the app, all its builds and its sharing. Its address stops working. This cannot be undone.'),
+    startButton,
+    confirmForm,
+    line);
+}

@@ -1,0 +1,70 @@
+// The audit log ('#/audit'): the latest changes, newest first, in the person's local time.
+
+import { api } from '../api.js';
+import { h, loading, replace, timeElement } from '../dom.js';
+
+const LIMIT = 100;
+
+function byTimeDesc(a, b) {
+  const ta = typeof a.time === 'number' ? a.time : Date.parse(a.time ?? '') || 0;
+  const tb = typeof b.time === 'number' ? b.time : Date.parse(b.time ?? '') || 0;
+  return tb - ta;
+}
+
+export function auditView(ctx) {
+  const state = h('div', { id: 'audit-state' }, loading('Loading the audit log…'));
+  const tbody = h('tbody');
+  const table = h('table', { id: 'audit-table', class: 'table', 'aria-busy': 'true', hidden: true },
+    h('caption', { class: 'visually-hidden' }, `The latest ${LIMIT} changes, newest first`),
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, 'Time'),
+      h('th', { scope: 'col' }, 'Who'),
+      h('th', { scope: 'col' }, 'What'),
+      h('th', { scope: 'col' }, 'On'))),
+    tbody);
+  const refresh = h('button', { type: 'button', id: 'audit-refresh', class: 'quiet small' }, 'Refresh');
+
+  ctx.main.append(
+    h('h1', {}, 'Audit log'),
+    h('section', { class: 'card', 'aria-labelledby': 'audit-title' },
+      h('div', { class: 'section-head' },
+        h('h2', { id: 'audit-title' }, `Latest ${LIMIT} changes`),
+        refresh),
+      h('p', { class: 'hint' },
+        'Sign-ins, apps created and deleted, builds, promotions, sharing and revoking — who did it and when (your local time).'),
+      state,
+      h('div', { class: 'table-wrap', role: 'region', 'aria-label': 'Audit log entries', tabindex: '0' }, table)));
+
+  const load = async () => {
+    refresh.disabled = true;
+    table.setAttribute('aria-busy', 'true');
+    replace(state, loading('Loading the audit log…'));
+    let entries;
+    try {
+      entries = await api('GET', `/audit?limit=${LIMIT}`, undefined, { signal: ctx.signal });
+    } catch (error) {
+      if (ctx.signal.aborted || error.handled) return;
+      refresh.disabled = false;
+      table.setAttribute('aria-busy', 'false');
+      replace(state, h('p', { class: 'msg error', role: 'alert' }, `Could not load the audit log. ${error.message}`));
+      return;
+    }
+    if (ctx.signal.aborted) return;
+    refresh.disabled = false;
+    table.setAttribute('aria-busy', 'false');
+    entries = (Array.isArray(entries) ? entries : []).slice().sort(byTimeDesc);
+    replace(tbody, entries.map((e) => h('tr', {},
+      h('td', { class: 'nowrap', 'data-label': 'Time' }, timeElement(e.time)),
+      h('td', { class: 'break', 'data-label': 'Who' }, e.actor ?? '—'),
+      h('td', { 'data-label': 'What' }, e.action ?? '—'),
+      h('td', { class: 'break', 'data-label': 'On' }, e.target ?? '—'))));
+    table.hidden = entries.length === 0;
+    if (entries.length === 0) {
+      replace(state, h('p', { class: 'empty', id: 'audit-empty' }, 'Nothing recorded yet. Changes to your apps will show here.'));
+    } else {
+      state.replaceChildren();
+    }
+  };
+  refresh.addEventListener('click', load);
+  load();
+}
