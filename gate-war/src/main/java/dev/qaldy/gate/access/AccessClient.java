@@ -1,0 +1,85 @@
+package dev.qaldy.gate.access;
+
+import dev.qaldy.gate.platform.CellSecrets;
+import dev.qaldy.gate.platform.ControlPlane;
+import dev.qaldy.gate.platform.ControlPlaneUnavailable;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.core.Response;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+/**
+ * The one bean that asks the control plane about access, and the only one with
+ * {@code @Timeout @CircuitBreaker @Bulkhead} (interceptors do not fire on self-calls, so nothing
+ * else in this bean calls {@link #ask}). Values come from {@code qaldy.gate.*} properties through
+ * the {@code AccessClient/ask/…} keys in microprofile-config.properties.
+ *
+ * <p>The breaker counts only control-plane failures: {@link ControlPlaneUnavailable} (connect
+ * error, read timeout, 5xx) and the {@code @Timeout}. A 4xx is returned as an
+ * {@link AccessAnswer}, so it is a success to the breaker.
+ */
+@ApplicationScoped
+public class AccessClient {
+
+    @Inject
+    ControlPlane control;
+
+    @Inject
+    CellSecrets secrets;
+
+    @Inject
+    Logger log;
+
+    /** Connect and read timeout of the underlying client, ms; the same value as {@code @Timeout}. */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.access-timeout-ms", defaultValue = "1000")
+    long timeoutMillis;
+
+    private ControlAccessApi api;
+
+    @PostConstruct
+    void connect() {
+        api = control.client(ControlAccessApi.class, timeoutMillis);
+    }
+
+    /**
+     * Asks whether person {@code personId} may open {@code app}.
+     *
+     * @throws ControlPlaneUnavailable when the control plane cannot be reached, times out or answers 5xx
+     */
+    @Timeout(1000)
+    @CircuitBreaker(failOn = {ControlPlaneUnavailable.class, TimeoutException.class},
+            requestVolumeThreshold = 4, failureRatio = 0.5, delay = 5000, successThreshold = 1)
+    @Bulkhead(32)
+    public AccessAnswer ask(String app, long personId) throws ControlPlaneUnavailable {
+        try (Response response = api.access(secrets.serviceToken(), app, personId)) {
+            if (response.getStatus() >= 500) {
+                throw new ControlPlaneUnavailable("access answered HTTP " + response.getStatus());
+            }
+            if (response.getStatus() == 401 || response.getStatus() == 403) {
+                log.log(Level.WARNING, "gate: the control plane refused the gate's service token on access (HTTP {0})",
+                        response.getStatus());
+            }
+            String body = response.hasEntity() ? response.readEntity(String.class) : "";
+            return AccessAnswer.read(response.getStatus(), body, app, personId);
+        } catch (ProcessingException e) {
+            throw new ControlPlaneUnavailable("access call failed: " + rootCause(e), e);
+        }
+    }
+
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.toString();
+    }
+}

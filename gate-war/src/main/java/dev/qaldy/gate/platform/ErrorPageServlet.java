@@ -1,0 +1,50 @@
+package dev.qaldy.gate.platform;
+
+import jakarta.inject.Inject;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The container's error pages (web.xml), e.g. a missing console file: the gate's calm page
+ * instead of the server's, and never a stack trace. Reached only by ERROR dispatches; a direct
+ * request to its path is answered by the gate filter with 404.
+ */
+@WebServlet(urlPatterns = ErrorPageServlet.PATH)
+public class ErrorPageServlet extends HttpServlet {
+
+    static final String PATH = "/.qaldy-gate/error";
+    private static final long serialVersionUID = 1L;
+
+    @Inject
+    Logger log;
+
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        Object code = req.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+        int status = code instanceof Integer i ? i : 500;
+        Page page = switch (status) {
+            case 400 -> Page.badPath();
+            case 404 -> Page.noRoute();
+            case 405 -> Page.methodNotAllowed();
+            default -> {
+                if (status >= 400 && status < 500) {
+                    yield new Page(status, "client-error", "Request not served",
+                            "The gate couldn't serve this request.", null, null);
+                }
+                String reference = UUID.randomUUID().toString().substring(0, 8);
+                Object error = req.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
+                log.log(Level.SEVERE, "gate: error " + status + " on " + req.getAttribute(RequestDispatcher.ERROR_REQUEST_URI)
+                        + ", reference " + reference, error instanceof Throwable t ? t : null);
+                yield Page.internalError(reference);
+            }
+        };
+        Pages.send(req, res, page);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.qaldy.gate.platform;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.util.Locale;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The cell-wide addresses the gate routes by (docs/cell-contract.md), read once and checked at
+ * start. Component-specific settings (timeouts, limits) are injected where they are used.
+ */
+@ApplicationScoped
+public class GateConfig {
+
+    @Inject
+    @ConfigProperty(name = "qaldy.public-url", defaultValue = "http://localhost:8080")
+    String publicUrl;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.base-domain", defaultValue = "localhost")
+    String baseDomain;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.control.url", defaultValue = "http://127.0.0.1:8081")
+    String controlUrl;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.runtime.url", defaultValue = "http://127.0.0.1:8082")
+    String runtimeUrl;
+
+    @Inject
+    Logger log;
+
+    private URI publicOrigin;
+    private URI control;
+    private URI runtime;
+
+    @PostConstruct
+    void check() {
+        publicOrigin = origin("qaldy.public-url", publicUrl);
+        control = origin("qaldy.control.url", controlUrl);
+        runtime = origin("qaldy.runtime.url", runtimeUrl);
+        log.log(java.util.logging.Level.INFO,
+                "gate: console and API at {0}, apps at <app>.{1}, control plane {2}, runtime host {3}",
+                new Object[] {publicOrigin, baseDomain(), control, runtime});
+    }
+
+    /** The public origin, e.g. {@code http://localhost:8080} (no trailing slash). */
+    public String publicUrl() {
+        return publicOrigin.toString();
+    }
+
+    /** The public origin's host name, lower case: the Host that gets the console and the API. */
+    public String publicHost() {
+        return publicOrigin.getHost().toLowerCase(Locale.ROOT);
+    }
+
+    /** Apps live at {@code <app>.<base domain>}; lower case. */
+    public String baseDomain() {
+        return baseDomain.trim().toLowerCase(Locale.ROOT);
+    }
+
+    /** True when the public origin is HTTPS, so the session cookie gets {@code Secure}. */
+    public boolean secure() {
+        return "https".equals(publicOrigin.getScheme());
+    }
+
+    /** The control plane's base URL (no trailing slash). */
+    public URI controlUrl() {
+        return control;
+    }
+
+    /** The runtime host's base URL (no trailing slash). */
+    public URI runtimeUrl() {
+        return runtime;
+    }
+
+    /** Parses an http(s) origin, dropping a trailing slash; a bad value stops the gate at start. */
+    static URI origin(String property, String value) {
+        URI uri;
+        try {
+            uri = URI.create(value.trim().replaceAll("/+$", ""));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(property + " is not a URL: " + value, e);
+        }
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+            throw new IllegalStateException(property + " must be an http(s) URL with a host: " + value);
+        }
+        return uri;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.qaldy.gate.platform;
+
+import java.util.Objects;
+
+/**
+ * One of the gate's own answers: an HTTP status, a stable problem type, a clear title and one
+ * sentence, and optionally one link. {@link Pages} renders it as HTML for browsers and as
+ * {@code application/problem+json} for everyone else.
+ *
+ * @param status   HTTP status
+ * @param type     stable problem type slug, e.g. {@code forbidden}
+ * @param title    what happened, short
+ * @param sentence one calm sentence on what it means or what to do
+ * @param linkHref optional link (null for none)
+ * @param linkText the link's text (null for none)
+ */
+public record Page(int status, String type, String title, String sentence, String linkHref, String linkText) {
+
+    /** Seconds a client should wait before trying again after a 503 (the {@code Retry-After} value). */
+    public static final int RETRY_AFTER_SECONDS = 30;
+
+    public Page {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(title, "title");
+        Objects.requireNonNull(sentence, "sentence");
+    }
+
+    /** The same page with a link under the sentence. */
+    public Page withLink(String href, String text) {
+        return new Page(status, type, title, sentence, href, text);
+    }
+
+    public static Page badHost() {
+        return new Page(400, "unknown-host", "Unknown address",
+                "This address doesn't belong to any app on this Qaldy cell.", null, null);
+    }
+
+    public static Page badPath() {
+        return new Page(400, "bad-path", "Bad address",
+                "This path isn't one the gate can pass on; check the link and try again.", null, null);
+    }
+
+    public static Page badTicket() {
+        return new Page(400, "sign-in-link-expired", "This sign-in link has expired",
+                "Sign-in links work once and only for a minute; open the app again from the console.", null, null);
+    }
+
+    public static Page unauthorized() {
+        return new Page(401, "unauthorized", "Sign in to continue",
+                "This app needs a valid Qaldy session: a session cookie or an Authorization: Bearer token.", null, null);
+    }
+
+    public static Page forbidden(String email) {
+        return new Page(403, "forbidden", "You don't have access to this app",
+                "You're signed in as " + email + "; ask the app's owner to share it with you.", null, null);
+    }
+
+    public static Page unknownApp(String app) {
+        return new Page(404, "unknown-app", "No such app",
+                "There is no app called " + app + " on this Qaldy cell.", null, null);
+    }
+
+    public static Page noRoute() {
+        return new Page(404, "no-such-route", "No such route", "Nothing lives at this address.", null, null);
+    }
+
+    public static Page methodNotAllowed() {
+        return new Page(405, "method-not-allowed", "Method not allowed",
+                "The gate doesn't pass on this HTTP method here.", null, null);
+    }
+
+    public static Page tooLarge(long maxBytes) {
+        return new Page(413, "body-too-large", "Request too large",
+                "Apps accept request bodies of up to " + maxBytes + " bytes.", null, null);
+    }
+
+    public static Page internalError(String reference) {
+        return new Page(500, "internal-error", "Something went wrong",
+                "The gate hit an unexpected error; try again, and quote reference " + reference + " if it persists.",
+                null, null);
+    }
+
+    public static Page appUnreachable() {
+        return new Page(502, "app-unreachable", "This app can't be reached right now",
+                "The app host didn't answer; try again in a moment.", null, null);
+    }
+
+    /** Seed: signing in and opening an app for the first time need the control plane. */
+    public static Page unavailable() {
+        return new Page(503, "temporarily-unavailable", "Temporarily unavailable",
+                "Signing in and opening an app for the first time need Qaldy's control plane, "
+                        + "which isn't answering right now; please try again in a minute.", null, null);
+    }
+
+    /** The API through the gate while the control plane is down. */
+    public static Page apiUnavailable() {
+        return new Page(503, "temporarily-unavailable", "Temporarily unavailable",
+                "Qaldy's control plane isn't answering right now; apps people already opened keep working, "
+                        + "and changes wait until it's back.", null, null);
+    }
+
+    public static Page gatewayTimeout() {
+        return new Page(504, "upstream-timeout", "This took too long",
+                "The server behind the gate didn't answer in time; try again in a moment.", null, null);
+    }
+
+    public static Page signedOut(String app) {
+        return new Page(200, "signed-out", "Signed out",
+                "You're signed out of " + app + " in this browser.", null, null);
+    }
+}

@@ -1,0 +1,175 @@
+package dev.qaldy.gate.routing;
+
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.gate.access.AccessCheck;
+import dev.qaldy.gate.access.AccessDecision;
+import dev.qaldy.gate.console.ConsoleFiles;
+import dev.qaldy.gate.platform.CellSecrets;
+import dev.qaldy.gate.platform.GateConfig;
+import dev.qaldy.gate.platform.Page;
+import dev.qaldy.gate.platform.Pages;
+import dev.qaldy.gate.proxy.UpstreamProxy;
+import dev.qaldy.gate.session.SessionCheck;
+import dev.qaldy.gate.session.SessionReader;
+import dev.qaldy.gate.session.SignIn;
+import jakarta.inject.Inject;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.annotation.WebFilter;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.security.interfaces.ECPublicKey;
+import java.time.Clock;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The gate's hot path, every request in explicit steps: route (Host, then path) → session
+ * (verified locally) → access (the control plane's answer, fail closed) → forward (streamed).
+ * Issue 5 puts the shield before the session step and the spending cap after access.
+ * Only the console's static files and the server's health endpoints (for any Host, so probes may
+ * use an IP address) reach the rest of the chain.
+ */
+@WebFilter(filterName = "gate", urlPatterns = "/*", dispatcherTypes = DispatcherType.REQUEST)
+public class GateFilter extends HttpFilter {
+
+    private static final long serialVersionUID = 1L;
+
+    @Inject
+    GateConfig config;
+
+    @Inject
+    CellSecrets secrets;
+
+    @Inject
+    SignIn signIn;
+
+    @Inject
+    AccessCheck access;
+
+    @Inject
+    UpstreamProxy proxy;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Logger log;
+
+    private HostRouter hosts;
+
+    @Override
+    public void init() {
+        hosts = new HostRouter(config.publicHost(), config.baseDomain());
+    }
+
+    @Override
+    protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
+        try {
+            if (!allowedMethod(req.getMethod())) {
+                Pages.send(req, res, Page.methodNotAllowed());
+                return;
+            }
+            HostRoute route = route(req);
+            if (route instanceof HostRoute.App app) {
+                appOrigin(app.name(), req, res);
+            } else if (route instanceof HostRoute.Public) {
+                publicOrigin(req, res, chain);
+            } else if (PublicPath.of(req.getRequestURI()) == PublicPath.HEALTH) {
+                chain.doFilter(req, res); // probes may use an IP; health is local, never forwarded
+            } else {
+                log.log(Level.FINE, "gate: refused Host {0}: {1}", new Object[] {req.getHeader("Host"), ((HostRoute.Bad) route).reason()});
+                Pages.send(req, res, Page.badHost());
+            }
+        } catch (IOException e) {
+            log.log(Level.FINE, "gate: I/O ended {0} {1}: {2}", new Object[] {req.getMethod(), req.getRequestURI(), e.toString()});
+        } catch (ServletException | RuntimeException e) {
+            String reference = UUID.randomUUID().toString().substring(0, 8);
+            log.log(Level.SEVERE, "gate: unexpected error on " + req.getMethod() + " " + req.getRequestURI()
+                    + ", reference " + reference, e);
+            Pages.send(req, res, Page.internalError(reference));
+        }
+    }
+
+    /** Step 1: route by Host. A request with more than one Host header is refused. */
+    HostRoute route(HttpServletRequest req) {
+        List<String> values = Collections.list(req.getHeaders("Host"));
+        if (values.size() != 1) {
+            return new HostRoute.Bad(values.size() + " Host headers");
+        }
+        return hosts.route(values.get(0));
+    }
+
+    private void publicOrigin(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
+        switch (PublicPath.of(req.getRequestURI())) {
+            case ROOT -> ConsoleFiles.redirectHome(res);
+            case CONSOLE -> ConsoleFiles.serve(req, res, chain);
+            case HEALTH -> chain.doFilter(req, res);
+            case API -> proxy.toControl(req, res);
+            case INTERNAL, NO_ROUTE -> Pages.send(req, res, Page.noRoute());
+            case BAD_PATH -> Pages.send(req, res, Page.badPath());
+            default -> Pages.send(req, res, Page.noRoute());
+        }
+    }
+
+    private void appOrigin(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        switch (AppPath.of(req.getRequestURI())) {
+            case TICKET -> signIn.redeemTicket(app, req, res);
+            case SIGNOUT -> signIn.signOut(app, req, res);
+            case APP -> appTraffic(app, req, res);
+            default -> Pages.send(req, res, Page.noRoute());
+        }
+    }
+
+    /** Steps 2–4 for an app's own traffic. */
+    private void appTraffic(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        Optional<ECPublicKey> key = secrets.publicKey();
+        if (key.isEmpty()) {
+            Pages.send(req, res, Page.unavailable());
+            return;
+        }
+        SessionCheck check = session(req, key.get());
+        if (!(check instanceof SessionCheck.Valid valid)) {
+            if (check instanceof SessionCheck.Invalid invalid) {
+                log.log(Level.FINE, "gate: refused a session for {0}: {1}", new Object[] {app, invalid.reason()});
+            }
+            signIn.askToSignIn(app, req, res);
+            return;
+        }
+        Session session = valid.session();
+        AccessDecision decision = access.check(app, session);
+        if (decision.allowed()) {
+            proxy.toRuntime(app, session, req, res);
+            return;
+        }
+        Pages.send(req, res, refusal(decision, app, session));
+    }
+
+    /** Step 2: the session, from {@code Authorization: Bearer} or the {@code qaldy_session} cookie. */
+    private SessionCheck session(HttpServletRequest req, ECPublicKey key) {
+        return new SessionReader(key, clock).read(req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")));
+    }
+
+    /** The page for every verdict but allow; exhaustive, so a new verdict cannot fall through to a forward. */
+    static Page refusal(AccessDecision decision, String app, Session session) {
+        return switch (decision.verdict()) {
+            case DENY -> Page.forbidden(session.email());
+            case UNKNOWN_APP -> Page.unknownApp(app);
+            case UNAVAILABLE, ALLOW -> Page.unavailable();
+        };
+    }
+
+    /** TRACE and CONNECT never pass the gate. */
+    static boolean allowedMethod(String method) {
+        return !"TRACE".equalsIgnoreCase(method) && !"CONNECT".equalsIgnoreCase(method);
+    }
+}

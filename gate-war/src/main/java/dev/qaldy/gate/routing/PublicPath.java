@@ -1,0 +1,119 @@
+package dev.qaldy.gate.routing;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/** What a path on the public origin is: decided on the raw (undecoded) request URI path. */
+public enum PublicPath {
+    /** {@code /}: redirected to the console. */
+    ROOT,
+    /** {@code /console} and below: the console's static files (the default servlet). */
+    CONSOLE,
+    /** {@code /health} and below: the gate's own MicroProfile Health, if the server routes it here. */
+    HEALTH,
+    /** {@code /api} and below, except internal: proxied to the control plane. */
+    API,
+    /** {@code /api/v1/internal} and below, in any letter case: never proxied from outside (404). */
+    INTERNAL,
+    /** Anything else, webhooks included until they are built: 404. */
+    NO_ROUTE,
+    /** Dot segments, empty segments, encoded slashes, dots or backslashes, path parameters: 400. */
+    BAD_PATH;
+
+    /**
+     * Characters we accept raw in a path: RFC 3986 pchar and '/', minus ';' (path parameters).
+     * Anything else is refused rather than forwarded in a form the upstream might read otherwise.
+     */
+    private static final Pattern SAFE = Pattern.compile("/[A-Za-z0-9\\-._~!$&'()*+,=:@/%]*");
+    private static final Pattern TRICKS = Pattern.compile(
+            "//|/\\./|/\\.\\./|/\\.$|/\\.\\.$|%2[fFeE]|%5[cC]|%00|%25");
+
+    /**
+     * Classifies a raw request path (no query). The decision is taken on the percent-decoded path
+     * (what the upstream will see: {@code /%61pi/v1/internal} is internal), once encoded separators
+     * and dot segments have been refused.
+     */
+    public static PublicPath of(String rawPath) {
+        if (!canonical(rawPath)) {
+            return BAD_PATH;
+        }
+        String path = decode(rawPath);
+        if (path == null || !plain(path)) {
+            return BAD_PATH;
+        }
+        if (path.equals("/")) {
+            return ROOT;
+        }
+        if (under(path, "/console")) {
+            return CONSOLE;
+        }
+        if (under(path, "/health")) {
+            return HEALTH;
+        }
+        if (under(path.toLowerCase(Locale.ROOT), "/api/v1/internal")) {
+            return INTERNAL;
+        }
+        if (under(path, "/api")) {
+            return API;
+        }
+        return NO_ROUTE;
+    }
+
+    /** True for a path the upstream cannot read as a different one: no dot segments or encoded separators. */
+    static boolean canonical(String rawPath) {
+        return rawPath != null && SAFE.matcher(rawPath).matches() && !TRICKS.matcher(rawPath).find();
+    }
+
+    /** True for a decoded path without path parameters, backslashes or control characters. */
+    static boolean plain(String path) {
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c == ';' || c == '\\' || c < 0x20 || c == 0x7f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Percent-decodes a path as UTF-8; null when it is malformed. */
+    static String decode(String rawPath) {
+        if (rawPath.indexOf('%') < 0) {
+            return rawPath;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(rawPath.length());
+        for (int i = 0; i < rawPath.length(); i++) {
+            char c = rawPath.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= rawPath.length()) {
+                    return null;
+                }
+                int hi = Character.digit(rawPath.charAt(i + 1), 16);
+                int lo = Character.digit(rawPath.charAt(i + 2), 16);
+                if (hi < 0 || lo < 0) {
+                    return null;
+                }
+                bytes.write(hi * 16 + lo);
+                i += 2;
+            } else {
+                bytes.write(c);
+            }
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    static boolean under(String path, String prefix) {
+        return path.equals(prefix) || path.startsWith(prefix + "/");
+    }
+}

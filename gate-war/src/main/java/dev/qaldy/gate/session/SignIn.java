@@ -1,0 +1,134 @@
+package dev.qaldy.gate.session;
+
+import dev.qaldy.contract.session.InvalidTokenException;
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.contract.session.SessionTokens;
+import dev.qaldy.gate.console.ConsoleLinks;
+import dev.qaldy.gate.platform.CellSecrets;
+import dev.qaldy.gate.platform.ControlPlaneUnavailable;
+import dev.qaldy.gate.platform.GateConfig;
+import dev.qaldy.gate.platform.Page;
+import dev.qaldy.gate.platform.Pages;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.security.interfaces.ECPublicKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+
+/**
+ * Signing in on an app's origin (docs/cell-contract.md): people without a session go to the
+ * console, which sends them back with a one-time ticket; the gate redeems it and sets the
+ * {@code qaldy_session} cookie on the app's origin. No long-lived token ever sits in a URL.
+ */
+@ApplicationScoped
+public class SignIn {
+
+    /** What a ticket may look like before we spend a call on it. */
+    static final Pattern TICKET = Pattern.compile("[A-Za-z0-9._~-]{8,512}");
+
+    @Inject
+    GateConfig config;
+
+    @Inject
+    CellSecrets secrets;
+
+    @Inject
+    TicketClient tickets;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Logger log;
+
+    /** No valid session: browsers are sent to the console's sign-in for this app, others get 401. */
+    public void askToSignIn(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        if (!Pages.wantsHtml(req)) {
+            Pages.send(req, res, Page.unauthorized());
+            return;
+        }
+        String query = req.getQueryString();
+        String back = ReturnPath.sanitize(req.getRequestURI() + (query == null ? "" : "?" + query));
+        redirect(res, ConsoleLinks.open(config.publicUrl(), app, back));
+    }
+
+    /** {@code GET /.qaldy/ticket?t=…&return=/path}: redeem, set the cookie, go back to the path. */
+    public void redeemTicket(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        if (!"GET".equals(req.getMethod())) {
+            Pages.send(req, res, Page.methodNotAllowed());
+            return;
+        }
+        String ticket = req.getParameter("t");
+        String back = ReturnPath.sanitize(req.getParameter("return"));
+        Page expired = Page.badTicket().withLink(ConsoleLinks.open(config.publicUrl(), app, back), "Open " + app + " again");
+        if (ticket == null || !TICKET.matcher(ticket).matches()) {
+            Pages.send(req, res, expired);
+            return;
+        }
+        Optional<ECPublicKey> key = secrets.publicKey();
+        if (key.isEmpty()) {
+            log.log(Level.WARNING, "gate: cannot sign anyone in to {0}: the cell public key is not loaded", app);
+            Pages.send(req, res, Page.unavailable());
+            return;
+        }
+        Optional<RedeemedTicket> redeemed;
+        try {
+            redeemed = tickets.redeem(ticket, app);
+        } catch (ControlPlaneUnavailable e) {
+            log.log(Level.INFO, "gate: sign-in to {0} waits for the control plane: {1}", new Object[] {app, e.getMessage()});
+            Pages.send(req, res, Page.unavailable());
+            return;
+        } catch (RuntimeException e) {
+            log.log(Level.INFO, "gate: sign-in to {0} failed: {1}", new Object[] {app, e.toString()});
+            Pages.send(req, res, Page.unavailable());
+            return;
+        }
+        if (redeemed.isEmpty()) {
+            log.log(Level.FINE, "gate: the control plane refused a ticket for {0}", app);
+            Pages.send(req, res, expired);
+            return;
+        }
+        Session session;
+        try {
+            session = SessionTokens.verify(redeemed.get().token(), key.get(), clock);
+        } catch (InvalidTokenException e) {
+            log.log(Level.WARNING, "gate: the control plane issued a session this gate cannot verify ({0}); "
+                    + "do both read the same cell key?", e.getMessage());
+            Pages.send(req, res, Page.unavailable());
+            return;
+        }
+        Instant until = session.expiresAt().isBefore(redeemed.get().expiresAt())
+                ? session.expiresAt() : redeemed.get().expiresAt();
+        long maxAge = Duration.between(clock.instant(), until).getSeconds();
+        res.addHeader("Set-Cookie", SessionCookie.set(redeemed.get().token(), maxAge, config.secure()));
+        redirect(res, back);
+        log.log(Level.FINE, "gate: person {0} signed in to {1}", new Object[] {session.personId(), app});
+    }
+
+    /** {@code /.qaldy/signout}: clears the cookie on this app's origin. */
+    public void signOut(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        res.addHeader("Set-Cookie", SessionCookie.clear(config.secure()));
+        if (Pages.wantsHtml(req)) {
+            Pages.send(req, res, Page.signedOut(app).withLink(ConsoleLinks.home(config.publicUrl()), "Go to the console"));
+        } else {
+            Pages.securityHeaders(res);
+            res.setHeader("Cache-Control", "no-store");
+            res.setStatus(HttpServletResponse.SC_NO_CONTENT);
+        }
+    }
+
+    private static void redirect(HttpServletResponse res, String location) {
+        res.setStatus(HttpServletResponse.SC_FOUND);
+        res.setHeader("Location", location);
+        res.setHeader("Cache-Control", "no-store");
+        res.setHeader("Referrer-Policy", "no-referrer");
+    }
+}

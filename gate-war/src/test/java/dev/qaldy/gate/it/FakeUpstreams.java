@@ -1,0 +1,183 @@
+package dev.qaldy.gate.it;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Queue;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+
+/**
+ * A fake control plane and a fake runtime host on loopback ephemeral ports, speaking the
+ * internal contract just enough for the gate, and recording what reached them.
+ */
+final class FakeUpstreams {
+
+    /** One request as an upstream saw it; header names lower case. */
+    record Seen(String method, String uri, Map<String, List<String>> headers, long bodyBytes) {
+        String header(String name) {
+            List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
+            return values == null ? null : String.join(",", values);
+        }
+    }
+
+    static final long ANN = 7;
+    static final String GOOD_TICKET = "good-ticket-0123456789";
+
+    final Queue<Seen> atControl = new ConcurrentLinkedQueue<>();
+    final Queue<Seen> atRuntime = new ConcurrentLinkedQueue<>();
+    private final String serviceToken;
+    private final String annToken;
+    private HttpServer control;
+    private HttpServer runtime;
+
+    FakeUpstreams(String serviceToken, String annToken) {
+        this.serviceToken = serviceToken;
+        this.annToken = annToken;
+    }
+
+    void start() throws IOException {
+        control = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
+        control.createContext("/", this::control);
+        control.setExecutor(Executors.newCachedThreadPool());
+        control.start();
+        runtime = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
+        runtime.createContext("/", this::runtime);
+        runtime.setExecutor(Executors.newCachedThreadPool());
+        runtime.start();
+    }
+
+    int controlPort() {
+        return control.getAddress().getPort();
+    }
+
+    int runtimePort() {
+        return runtime.getAddress().getPort();
+    }
+
+    void stopControl() {
+        control.stop(0);
+    }
+
+    void stop() {
+        control.stop(0);
+        runtime.stop(0);
+    }
+
+    private void control(HttpExchange ex) throws IOException {
+        Seen seen = record(ex, atControl);
+        String path = ex.getRequestURI().getPath();
+        if (path.startsWith("/api/v1/internal/") && !serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
+            json(ex, 401, "{\"status\":401}");
+        } else if (path.equals("/api/v1/internal/access")) {
+            Map<String, String> query = query(ex.getRequestURI().getRawQuery());
+            String app = query.get("app");
+            long person = Long.parseLong(query.get("person"));
+            switch (app) {
+                case "guestbook" -> json(ex, 200, "{\"app\":\"guestbook\",\"personId\":" + person + ",\"decision\":\""
+                        + (person == ANN ? "allow" : "deny") + "\",\"sharingVersion\":3}");
+                case "broken" -> json(ex, 500, "{\"status\":500}");
+                case "slow" -> {
+                    sleep(3000);
+                    json(ex, 200, "{}");
+                }
+                default -> json(ex, 404, "{\"status\":404}");
+            }
+        } else if (path.equals("/api/v1/internal/tickets/redeem")) {
+            String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            if (body.contains("\"" + GOOD_TICKET + "\"") && body.contains("\"app\":\"guestbook\"")) {
+                json(ex, 200, "{\"token\":\"" + annToken + "\",\"expiresAt\":\"2099-01-01T00:00:00Z\"}");
+            } else {
+                json(ex, 404, "{\"status\":404}");
+            }
+        } else {
+            ex.getResponseHeaders().add("Location", "http://127.0.0.1:" + controlPort() + "/api/v1/apps/new");
+            json(ex, 200, "{\"received\":" + seen.bodyBytes() + "}");
+        }
+    }
+
+    private void runtime(HttpExchange ex) throws IOException {
+        Seen seen = record(ex, atRuntime);
+        if (!serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
+            json(ex, 401, "{\"status\":401}");
+            return;
+        }
+        String path = ex.getRequestURI().getPath();
+        Headers out = ex.getResponseHeaders();
+        if (path.equals("/big")) {
+            out.add("Content-Type", "application/octet-stream");
+            ex.sendResponseHeaders(200, 0);
+            try (OutputStream body = ex.getResponseBody()) {
+                byte[] chunk = new byte[64 * 1024];
+                for (int i = 0; i < 80; i++) {
+                    body.write(chunk);
+                }
+            }
+            return;
+        }
+        if (path.equals("/redirect")) {
+            out.add("Location", "http://127.0.0.1:" + runtimePort() + "/landed");
+            ex.sendResponseHeaders(302, -1);
+            ex.close();
+            return;
+        }
+        out.add("Set-Cookie", "qaldy_session=planted; Path=/");
+        out.add("Set-Cookie", "app_pref=1; Path=/");
+        out.add("Keep-Alive", "timeout=5");
+        out.add("Proxy-Authenticate", "Basic");
+        out.add("Server", "fake-runtime/1.0");
+        json(ex, 200, "{\"received\":" + seen.bodyBytes() + "}");
+    }
+
+    private static Seen record(HttpExchange ex, Queue<Seen> into) throws IOException {
+        Map<String, List<String>> headers = new TreeMap<>();
+        ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v));
+        long bytes = 0;
+        if (!ex.getRequestURI().getPath().equals("/api/v1/internal/tickets/redeem")) {
+            try (InputStream in = ex.getRequestBody()) {
+                byte[] buffer = new byte[65536];
+                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                    bytes += n;
+                }
+            }
+        }
+        Seen seen = new Seen(ex.getRequestMethod(), ex.getRequestURI().toString(), headers, bytes);
+        into.add(seen);
+        return seen;
+    }
+
+    private static void json(HttpExchange ex, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().add("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static Map<String, String> query(String raw) {
+        Map<String, String> query = new TreeMap<>();
+        for (String pair : raw == null ? new String[0] : raw.split("&")) {
+            int eq = pair.indexOf('=');
+            query.put(pair.substring(0, eq), java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+        return query;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,350 @@
+package dev.qaldy.gate.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.contract.session.SessionTokens;
+import dev.qaldy.gate.it.FakeUpstreams.Seen;
+import dev.qaldy.gate.it.RawHttp.Reply;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.ECPublicKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The gate WAR on a real Payara Micro, in front of a fake control plane and runtime host:
+ * routing, sign-in by ticket, header hygiene, streaming, limits, and the control plane failing.
+ * One Micro for the whole class; it is destroyed in {@link #stop()}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GateIT {
+
+    private static final String SERVICE_TOKEN = "it-service-token-" + System.nanoTime();
+    private static final long MAX_BODY = 1024 * 1024;
+    private static final KeyPair CELL = CellKeys.generate();
+    private static final KeyPair OTHER = CellKeys.generate();
+    private static final String ANN = token(new Session(7, "ann@example.com", "it-1", Instant.now(), Instant.now().plusSeconds(3600)), CELL);
+    private static final String BOB = token(new Session(8, "bob@example.com", "it-2", Instant.now(), Instant.now().plusSeconds(3600)), CELL);
+    private static final String FOREIGN = token(new Session(7, "ann@example.com", "it-3", Instant.now(), Instant.now().plusSeconds(3600)), OTHER);
+
+    private static FakeUpstreams fakes;
+    private static Process micro;
+    private static Path log;
+    private static int port;
+
+    private static String token(Session session, KeyPair keys) {
+        return SessionTokens.sign(session, (ECPrivateKey) keys.getPrivate());
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path dir = Path.of(System.getProperty("gate.it.dir", "target/gate-it")).toAbsolutePath();
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("cell.pub.pem"), CellKeys.toPem((ECPublicKey) CELL.getPublic()));
+        Files.writeString(dir.resolve("service-token"), SERVICE_TOKEN + "\n");
+        fakes = new FakeUpstreams(SERVICE_TOKEN, ANN);
+        fakes.start();
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        log = dir.resolve("micro.log");
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Dqaldy.public-url=http://localhost:" + port,
+                "-Dqaldy.control.url=http://127.0.0.1:" + fakes.controlPort(),
+                "-Dqaldy.runtime.url=http://127.0.0.1:" + fakes.runtimePort(),
+                "-Dqaldy.keys.public=" + dir.resolve("cell.pub.pem"),
+                "-Dqaldy.service-token-file=" + dir.resolve("service-token"),
+                "-Dqaldy.gate.access-timeout-ms=300",
+                "-Dqaldy.gate.breaker-delay-ms=1500",
+                "-Dqaldy.gate.max-body-bytes=" + MAX_BODY,
+                "-jar", System.getProperty("gate.it.microJar"),
+                "--nocluster", "--port", Integer.toString(port), "--rootdir", dir.resolve("micro").toString(),
+                "--deploy", System.getProperty("gate.it.war")));
+        micro = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (true) {
+            assertThat(micro.isAlive()).as("Payara Micro exited; see %s", log).isTrue();
+            try {
+                if (get("localhost:" + port, "/health/ready").status() == 200) {
+                    break;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            assertThat(System.nanoTime()).as("gate not ready in 180 s; see %s", log).isLessThan(deadline);
+            Thread.sleep(500);
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (micro != null) {
+            micro.descendants().forEach(ProcessHandle::destroyForcibly);
+            micro.destroy();
+            if (!micro.waitFor(20, TimeUnit.SECONDS)) {
+                micro.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        if (fakes != null) {
+            fakes.stop();
+        }
+    }
+
+    @BeforeEach
+    void forget() {
+        fakes.atControl.clear();
+        fakes.atRuntime.clear();
+    }
+
+    private static String publicHost() {
+        return "localhost:" + port;
+    }
+
+    private static String app(String name) {
+        return name + ".localhost:" + port;
+    }
+
+    private static Reply get(String host, String target, String... headers) throws IOException {
+        return send("GET", host, target, null, false, headers);
+    }
+
+    private static Reply send(String method, String host, String target, byte[] body, boolean chunked, String... headers)
+            throws IOException {
+        List<String> all = new ArrayList<>();
+        all.add("Host: " + host);
+        all.addAll(List.of(headers));
+        return RawHttp.send(port, method, target, all, body, chunked);
+    }
+
+    // ---- public origin
+
+    @Test
+    @Order(1)
+    void thePublicOriginServesTheConsoleAndTheApiButNeverInternalEndpoints() throws IOException {
+        Reply root = get(publicHost(), "/");
+        assertThat(root.status()).isEqualTo(302);
+        assertThat(root.header("Location")).isEqualTo("/console/");
+
+        Reply console = get(publicHost(), "/console/", "Accept: text/html");
+        if (Files.exists(Path.of("src/main/webapp/console/index.html"))) {
+            assertThat(console.status()).isEqualTo(200);
+            assertThat(console.header("Content-Type")).startsWith("text/html");
+        } else {
+            assertThat(console.status()).isEqualTo(404);
+        }
+        assertThat(get(publicHost(), "/console/no-such-file.js").text()).contains("urn:qaldy:problem:no-such-route");
+
+        for (String internal : List.of("/api/v1/internal/access?app=guestbook&person=7", "/api/v1/INTERNAL/access",
+                "/%61pi/v1/internal/access", "/api/v1/%69nternal/tickets/redeem")) {
+            Reply reply = get(publicHost(), internal);
+            assertThat(reply.status()).as(internal).isEqualTo(404);
+            assertThat(reply.header("Content-Type")).isEqualTo("application/problem+json");
+        }
+        assertThat(get(publicHost(), "/api/v1/../v1/internal/access").status()).isEqualTo(400);
+        assertThat(get(publicHost(), "/api/v1//internal/access").status()).isEqualTo(400);
+        assertThat(get(publicHost(), "/hooks/guestbook/deploy").status()).isEqualTo(404);
+        assertThat(fakes.atControl).isEmpty();
+        assertThat(fakes.atRuntime).isEmpty();
+    }
+
+    @Test
+    @Order(2)
+    void theApiIsProxiedWithTheCallersCredentialsAndNeverTheServiceToken() throws IOException {
+        Reply reply = get(publicHost(), "/api/v1/apps?mine=1", "Authorization: Bearer console-token",
+                "X-Qaldy-Service-Token: spoofed", "X-Forwarded-For: 6.6.6.6");
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.header("Location")).isEqualTo("http://" + publicHost() + "/api/v1/apps/new");
+        Seen seen = fakes.atControl.peek();
+        assertThat(seen.uri()).isEqualTo("/api/v1/apps?mine=1");
+        assertThat(seen.header("Authorization")).isEqualTo("Bearer console-token");
+        assertThat(seen.header("X-Qaldy-Service-Token")).isNull();
+        assertThat(seen.header("X-Forwarded-For")).isEqualTo("127.0.0.1");
+        assertThat(seen.header("X-Forwarded-Host")).isEqualTo(publicHost());
+        assertThat(seen.header("X-Forwarded-Proto")).isEqualTo("http");
+
+        byte[] upload = new byte[3 * 1024 * 1024];
+        Reply build = send("POST", publicHost(), "/api/v1/apps/guestbook/builds", upload, true, "Content-Type: application/zip");
+        assertThat(build.text()).as("API uploads are streamed, not bounded by the app limit").contains("\"received\":" + upload.length);
+    }
+
+    @Test
+    @Order(3)
+    void badHostsAreRefusedAndNeverForwarded() throws IOException {
+        for (String host : List.of("evil.com", "a.b.localhost:" + port, "guestbook.localhost.:" + port,
+                "guestbook.localhost.", "guestbook.127.0.0.1:" + port, "127.0.0.1:" + port, "guest_book.localhost")) {
+            Reply reply = get(host, "/", "Authorization: Bearer " + ANN);
+            assertThat(reply.status()).as(host).isEqualTo(400);
+            assertThat(reply.text()).contains("urn:qaldy:problem:unknown-host");
+        }
+        assertThat(fakes.atRuntime).isEmpty();
+        assertThat(fakes.atControl).isEmpty();
+        assertThat(get("127.0.0.1:" + port, "/health/ready").status()).as("probes may use an IP").isEqualTo(200);
+    }
+
+    // ---- sessions and sign-in
+
+    @Test
+    @Order(4)
+    void withoutASessionBrowsersGoToTheConsoleAndScriptsGet401() throws IOException {
+        Reply browser = get(app("guestbook"), "/entries?page=2", "Accept: text/html,application/xhtml+xml");
+        assertThat(browser.status()).isEqualTo(302);
+        assertThat(browser.header("Location"))
+                .isEqualTo("http://localhost:" + port + "/console/#/open/guestbook?return=%2Fentries%3Fpage%3D2");
+
+        Reply script = get(app("guestbook"), "/api/hello", "Accept: application/json");
+        assertThat(script.status()).isEqualTo(401);
+        assertThat(script.header("Content-Type")).isEqualTo("application/problem+json");
+
+        assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + FOREIGN).status()).as("other key").isEqualTo(401);
+        assertThat(get(app("guestbook"), "/", "Cookie: qaldy_session=" + ANN.substring(0, ANN.length() - 4) + "AAAA")
+                .status()).as("forged").isEqualTo(401);
+        assertThat(fakes.atRuntime).isEmpty();
+    }
+
+    @Test
+    @Order(5)
+    void aTicketSetsTheCookieAndTheAppGetsThePersonButNotTheirCredentials() throws IOException {
+        Reply signIn = get(app("guestbook"), "/.qaldy/ticket?t=" + FakeUpstreams.GOOD_TICKET + "&return=%2Fentries%3Fp%3D1");
+        assertThat(signIn.status()).isEqualTo(302);
+        assertThat(signIn.header("Location")).isEqualTo("/entries?p=1");
+        assertThat(signIn.header("Set-Cookie")).startsWith("qaldy_session=" + ANN + "; Path=/; Max-Age=")
+                .endsWith("; HttpOnly; SameSite=Lax");
+
+        Reply evil = get(app("guestbook"), "/.qaldy/ticket?t=" + FakeUpstreams.GOOD_TICKET + "&return=//evil.com/x");
+        assertThat(evil.header("Location")).isEqualTo("/");
+        Reply used = get(app("guestbook"), "/.qaldy/ticket?t=some-other-ticket-000&return=/x", "Accept: text/html");
+        assertThat(used.status()).isEqualTo(400);
+        assertThat(used.text()).contains("This sign-in link has expired");
+
+        fakes.atRuntime.clear();
+        Reply page = get(app("guestbook"), "/entries?p=1", "Cookie: theme=dark; qaldy_session=" + ANN + "; lang=en",
+                "X-Qaldy-Person-Email: mallory@evil.com", "X-Forwarded-For: 6.6.6.6",
+                "Connection: X-Strip-Me", "X-Strip-Me: 1", "Keep-Alive: timeout=1");
+        assertThat(page.status()).isEqualTo(200);
+        Seen seen = fakes.atRuntime.peek();
+        assertThat(seen.uri()).isEqualTo("/entries?p=1");
+        assertThat(seen.header("X-Qaldy-App")).isEqualTo("guestbook");
+        assertThat(seen.header("X-Qaldy-Person-Email")).isEqualTo("ann@example.com");
+        assertThat(seen.header("X-Qaldy-Service-Token")).isEqualTo(SERVICE_TOKEN);
+        assertThat(seen.header("Cookie")).isEqualTo("theme=dark; lang=en");
+        assertThat(seen.header("Authorization")).isNull();
+        assertThat(seen.header("X-Strip-Me")).isNull();
+        assertThat(seen.header("Keep-Alive")).isNull();
+        assertThat(seen.header("X-Forwarded-For")).isEqualTo("127.0.0.1");
+        assertThat(seen.header("X-Forwarded-Host")).isEqualTo(app("guestbook"));
+
+        // the app cannot plant a session; hop-by-hop and Server headers stop at the gate
+        assertThat(page.all("Set-Cookie")).containsExactly("app_pref=1; Path=/");
+        assertThat(page.header("Keep-Alive")).isNull();
+        assertThat(page.header("Proxy-Authenticate")).isNull();
+        assertThat(page.all("Server")).doesNotContain("fake-runtime/1.0");
+
+        Reply bearer = get(app("guestbook"), "/api/hello", "Authorization: Bearer " + ANN);
+        assertThat(bearer.status()).isEqualTo(200);
+        assertThat(fakes.atRuntime).allSatisfy(s -> assertThat(s.header("Authorization")).isNull());
+
+        Reply out = get(app("guestbook"), "/.qaldy/signout");
+        assertThat(out.header("Set-Cookie")).isEqualTo("qaldy_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
+    }
+
+    // ---- access
+
+    @Test
+    @Order(6)
+    void theControlPlanesAnswersDecide() throws IOException {
+        Reply denied = get(app("guestbook"), "/", "Accept: text/html", "Authorization: Bearer " + BOB);
+        assertThat(denied.status()).isEqualTo(403);
+        assertThat(denied.text()).contains("You don&#39;t have access to this app");
+        assertThat(denied.header("X-Content-Type-Options")).isEqualTo("nosniff");
+        assertThat(denied.header("Referrer-Policy")).isEqualTo("no-referrer");
+        assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + BOB).text()).contains("urn:qaldy:problem:forbidden");
+
+        assertThat(get(app("nosuchapp"), "/", "Authorization: Bearer " + ANN).status()).isEqualTo(404);
+
+        Reply failed = get(app("broken"), "/", "Accept: text/html", "Authorization: Bearer " + ANN);
+        assertThat(failed.status()).isEqualTo(503);
+        assertThat(failed.header("Retry-After")).isEqualTo("30");
+        assertThat(failed.header("Cache-Control")).isEqualTo("no-store");
+        assertThat(failed.header("WWW-Authenticate")).isNull();
+        assertThat(failed.text()).contains("Temporarily unavailable").contains("opening an app for the first time");
+        assertThat(fakes.atRuntime).isEmpty();
+    }
+
+    // ---- bodies
+
+    @Test
+    @Order(7)
+    void bodiesAreStreamedAndBounded() throws IOException {
+        byte[] fits = new byte[(int) MAX_BODY - 10];
+        assertThat(send("POST", app("guestbook"), "/api/sign", fits, true, "Authorization: Bearer " + ANN).text())
+                .contains("\"received\":" + fits.length);
+        assertThat(send("POST", app("guestbook"), "/api/sign", fits, false, "Authorization: Bearer " + ANN).text())
+                .contains("\"received\":" + fits.length);
+
+        fakes.atRuntime.clear();
+        byte[] tooBig = new byte[(int) MAX_BODY * 2];
+        assertThat(send("POST", app("guestbook"), "/api/sign", tooBig, false, "Authorization: Bearer " + ANN).status())
+                .isEqualTo(413);
+        assertThat(fakes.atRuntime).as("a declared oversize body never leaves the gate").isEmpty();
+        assertThat(send("POST", app("guestbook"), "/api/sign", tooBig, true, "Authorization: Bearer " + ANN).status())
+                .isEqualTo(413);
+
+        Reply big = get(app("guestbook"), "/big", "Authorization: Bearer " + ANN);
+        assertThat(big.status()).isEqualTo(200);
+        assertThat(big.body()).hasSize(80 * 64 * 1024);
+
+        Reply redirect = get(app("guestbook"), "/redirect", "Authorization: Bearer " + ANN);
+        assertThat(redirect.header("Location")).isEqualTo("http://" + app("guestbook") + "/landed");
+    }
+
+    // ---- the control plane failing (last: they open the breaker and stop the fake)
+
+    @Test
+    @Order(8)
+    void aHungControlPlaneTimesOutAndTheOpenBreakerAnswersAtOnce() throws IOException {
+        long slowest = 0;
+        long last = 0;
+        for (int i = 0; i < 6; i++) {
+            long start = System.nanoTime();
+            assertThat(get(app("slow"), "/", "Authorization: Bearer " + ANN).status()).isEqualTo(503);
+            last = Duration.ofNanos(System.nanoTime() - start).toMillis();
+            slowest = Math.max(slowest, last);
+        }
+        assertThat(slowest).as("bounded by the 300 ms access timeout").isLessThan(2000);
+        assertThat(last).as("the open breaker does not wait for a timeout").isLessThan(250);
+        assertThat(fakes.atRuntime).isEmpty();
+    }
+
+    @Test
+    @Order(9)
+    void withTheControlPlaneDownNothingIsForwardedAndTheConsoleStillLoads() throws IOException {
+        fakes.stopControl();
+        Reply api = get(publicHost(), "/api/v1/apps", "Accept: application/json");
+        assertThat(api.status()).isEqualTo(503);
+        assertThat(api.header("Retry-After")).isEqualTo("30");
+        assertThat(api.header("Content-Type")).isEqualTo("application/problem+json");
+
+        assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + ANN).status()).isEqualTo(503);
+        assertThat(get(app("guestbook"), "/.qaldy/ticket?t=" + FakeUpstreams.GOOD_TICKET + "&return=/").status()).isEqualTo(503);
+        assertThat(get(publicHost(), "/").status()).isEqualTo(302);
+        assertThat(fakes.atRuntime).isEmpty();
+    }
+}

@@ -1,0 +1,49 @@
+package dev.qaldy.gate.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import org.junit.jupiter.api.Test;
+
+class PagesTest {
+
+    @Test
+    void htmlHasTheTitleAndTheSentenceEscaped() {
+        String html = Pages.html(Page.forbidden("<script>alert('x')</script>@example.com"));
+        assertThat(html).contains("<title>You don&#39;t have access to this app · Qaldy</title>")
+                .contains("<h1>You don&#39;t have access to this app</h1>")
+                .contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;@example.com")
+                .doesNotContain("<script>")
+                .contains("403");
+    }
+
+    @Test
+    void linksAreEscapedToo() {
+        String html = Pages.html(Page.badTicket().withLink("http://localhost:8080/console/#/open/a?return=%2F\"x", "Open a again"));
+        assertThat(html).contains("href=\"http://localhost:8080/console/#/open/a?return=%2F&quot;x\"").contains(">Open a again</a>");
+    }
+
+    @Test
+    void problemJsonFollowsRfc9457() {
+        JsonObject json = Json.createReader(new StringReader(Pages.problemJson(Page.unavailable()))).readObject();
+        assertThat(json.getString("type")).isEqualTo("urn:qaldy:problem:temporarily-unavailable");
+        assertThat(json.getString("title")).isEqualTo("Temporarily unavailable");
+        assertThat(json.getInt("status")).isEqualTo(503);
+        assertThat(json.getString("detail")).contains("Signing in and opening an app for the first time need");
+    }
+
+    @Test
+    void everyGatePageHasAClearTitleAndOneSentence() {
+        for (Page page : new Page[] {Page.badHost(), Page.badPath(), Page.badTicket(), Page.unauthorized(),
+            Page.forbidden("a@b.c"), Page.unknownApp("x"), Page.noRoute(), Page.methodNotAllowed(), Page.tooLarge(10),
+            Page.internalError("ref"), Page.appUnreachable(), Page.unavailable(), Page.apiUnavailable(),
+            Page.gatewayTimeout(), Page.signedOut("x")}) {
+            assertThat(page.title()).isNotBlank();
+            assertThat(page.sentence()).endsWith(".");
+            assertThat(page.sentence().chars().filter(c -> c == '.').count())
+                    .as(page.sentence()).isLessThanOrEqualTo(3); // one sentence; dots in emails and names allowed
+        }
+    }
+}
