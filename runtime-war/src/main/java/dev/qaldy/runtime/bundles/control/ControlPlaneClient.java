@@ -1,0 +1,224 @@
+package dev.qaldy.runtime.bundles.control;
+
+import dev.qaldy.runtime.bundles.entity.BundleKey;
+import dev.qaldy.runtime.bundles.entity.LiveVersion;
+import dev.qaldy.runtime.platform.CellCredentials;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The runtime host's only caller of the control plane's internal API. It sorts every outcome
+ * into exactly one of: an answer, "not there" (404), "could not ask" (connect error, timeout,
+ * 5xx) or "unexpected" (anything else); bodies are bounded and the whole exchange is timed.
+ */
+@ApplicationScoped
+public class ControlPlaneClient {
+
+    public static final String TOKEN_HEADER = "X-Qaldy-Service-Token";
+    /** The live answer is a few hundred bytes; anything near this is not the contract. */
+    static final long MAX_LIVE_ANSWER_BYTES = 64 * 1024;
+
+    private URI base;
+    private Duration timeout;
+    private Duration bundleTimeout;
+    private long maxBundleBytes;
+    private CellCredentials credentials;
+    private HttpClient http;
+
+    protected ControlPlaneClient() {
+    }
+
+    /**
+     * @param timeout        bound on the live-version call, end to end
+     * @param bundleTimeout  bound on fetching one bundle, end to end (bundles are up to tens of MiB)
+     * @param maxBundleBytes the largest bundle zip accepted, in bytes
+     */
+    @Inject
+    public ControlPlaneClient(@ConfigProperty(name = "qaldy.control.url") String base,
+            @ConfigProperty(name = "qaldy.runtime.control-timeout", defaultValue = "PT2S") Duration timeout,
+            @ConfigProperty(name = "qaldy.runtime.bundle-timeout", defaultValue = "PT10S") Duration bundleTimeout,
+            @ConfigProperty(name = "qaldy.runtime.max-bundle-bytes", defaultValue = "52428800") long maxBundleBytes,
+            CellCredentials credentials) {
+        this.base = URI.create(base.endsWith("/") ? base.substring(0, base.length() - 1) : base);
+        this.timeout = timeout;
+        this.bundleTimeout = bundleTimeout;
+        this.maxBundleBytes = maxBundleBytes;
+        this.credentials = credentials;
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+    }
+
+    /**
+     * Which version of {@code app} is live ({@code GET /api/v1/internal/apps/A/live}).
+     *
+     * @throws NotPublishedException            no such app or no live version
+     * @throws ControlPlaneUnavailableException the control plane could not be asked
+     * @throws UnexpectedAnswerException        any other answer
+     */
+    public LiveVersion live(String app) {
+        Answer answer = get("/api/v1/internal/apps/" + app + "/live", MAX_LIVE_ANSWER_BYTES, timeout);
+        if (answer.status() == 404) {
+            throw new NotPublishedException("control plane: no live version of " + app);
+        }
+        requireOk(answer, "live version of " + app);
+        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(answer.body()))) {
+            JsonObject json = reader.readObject();
+            LiveVersion live = new LiveVersion(json.getString("app"), json.getJsonNumber("version").longValueExact(),
+                    json.getString("sha256"), json.getString("seal"));
+            if (!live.app().equals(app) || live.version() < 1 || !live.sha256().matches("[0-9a-f]{64}")) {
+                throw new UnexpectedAnswerException("control plane: a live answer for " + app + " that does not fit: "
+                        + live.app() + " v" + live.version());
+            }
+            return live;
+        } catch (JsonException | ClassCastException | NullPointerException | ArithmeticException e) {
+            throw new UnexpectedAnswerException("control plane: unreadable live answer for " + app + ": " + e, e);
+        }
+    }
+
+    /**
+     * The bytes of one version's bundle ({@code GET /api/v1/internal/apps/A/versions/V/bundle}).
+     *
+     * @throws NotPublishedException            the version is gone
+     * @throws ControlPlaneUnavailableException the control plane could not be asked
+     * @throws UnexpectedAnswerException        any other answer, or a bundle over the size bound
+     */
+    public byte[] bundle(BundleKey key) {
+        Answer answer = get("/api/v1/internal/apps/" + key.app() + "/versions/" + key.version() + "/bundle",
+                maxBundleBytes, bundleTimeout);
+        if (answer.status() == 404) {
+            throw new NotPublishedException("control plane: the bundle of " + key + " is gone");
+        }
+        requireOk(answer, "bundle of " + key);
+        return answer.body();
+    }
+
+    private static void requireOk(Answer answer, String what) {
+        if (answer.status() != 200) {
+            throw new UnexpectedAnswerException("control plane answered HTTP " + answer.status() + " for the " + what);
+        }
+    }
+
+    private Answer get(String path, long limit, Duration bound) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(bound)
+                .header(TOKEN_HEADER, credentials.serviceToken())
+                .header("Accept", "application/json, application/zip")
+                .GET()
+                .build();
+        CompletableFuture<HttpResponse<byte[]>> exchange =
+                http.sendAsync(request, info -> new LimitedBytes(limit));
+        HttpResponse<byte[]> response;
+        try {
+            // The request timeout stops waiting for headers only; this bounds the body as well.
+            response = exchange.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            exchange.cancel(true);
+            throw new ControlPlaneUnavailableException("control plane: no full answer within " + bound + " for " + path);
+        } catch (InterruptedException e) {
+            exchange.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new ControlPlaneUnavailableException("control plane: interrupted while asking for " + path, e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof TooLargeException) {
+                throw new UnexpectedAnswerException("control plane: the answer for " + path + " is over " + limit + " bytes");
+            }
+            if (cause instanceof IOException) {
+                throw new ControlPlaneUnavailableException("control plane: " + cause + " for " + path, cause);
+            }
+            throw new UnexpectedAnswerException("control plane: failed call for " + path + ": " + cause, cause);
+        }
+        if (response.statusCode() >= 500) {
+            throw new ControlPlaneUnavailableException("control plane answered HTTP " + response.statusCode() + " for " + path);
+        }
+        return new Answer(response.statusCode(), response.body());
+    }
+
+    private record Answer(int status, byte[] body) {
+    }
+
+    /** An answer body over its bound. */
+    static final class TooLargeException extends IOException {
+
+        private static final long serialVersionUID = 1L;
+
+        TooLargeException(long limit) {
+            super("over " + limit + " bytes");
+        }
+    }
+
+    /** Collects a body into memory and gives up (cancelling the exchange) past {@code limit} bytes. */
+    static final class LimitedBytes implements HttpResponse.BodySubscriber<byte[]> {
+
+        private final long limit;
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        private Flow.Subscription subscription;
+
+        LimitedBytes(long limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> items) {
+            if (result.isDone()) {
+                return;
+            }
+            for (ByteBuffer buffer : items) {
+                if (out.size() + (long) buffer.remaining() > limit) {
+                    result.completeExceptionally(new TooLargeException(limit));
+                    subscription.cancel();
+                    return;
+                }
+                byte[] chunk = new byte[buffer.remaining()];
+                buffer.get(chunk);
+                out.write(chunk, 0, chunk.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            result.completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(out.toByteArray());
+        }
+    }
+}

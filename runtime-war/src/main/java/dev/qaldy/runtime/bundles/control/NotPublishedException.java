@@ -1,0 +1,33 @@
+package dev.qaldy.runtime.bundles.control;
+
+import dev.qaldy.runtime.platform.ServingException;
+
+/** The control plane says: no such app, no live version, or that version is gone (HTTP 404). */
+public class NotPublishedException extends ServingException {
+
+    private static final long serialVersionUID = 1L;
+
+    public NotPublishedException(String logMessage) {
+        super(logMessage);
+    }
+
+    @Override
+    public int status() {
+        return 404;
+    }
+
+    @Override
+    public String type() {
+        return "not-published";
+    }
+
+    @Override
+    public String title() {
+        return "No such app or nothing published yet";
+    }
+
+    @Override
+    public String detail() {
+        return "There is no app at this address, or its owner has not published a version yet.";
+    }
+}

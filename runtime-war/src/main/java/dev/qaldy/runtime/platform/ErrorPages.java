@@ -1,0 +1,93 @@
+package dev.qaldy.runtime.platform;
+
+import jakarta.json.Json;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes the host's own answers when it cannot serve the app: a calm HTML page for browsers
+ * ({@code Accept} names {@code text/html}), RFC 9457 problem JSON for everyone else. Nothing
+ * internal (stack, path on disk, upstream message) ever reaches the person.
+ */
+public final class ErrorPages {
+
+    /** Problem types are {@code urn:qaldy:problem:<slug>}. */
+    public static final String TYPE_PREFIX = "urn:qaldy:problem:";
+
+    private ErrorPages() {
+    }
+
+    /** Writes the answer for a refusal the host knows. */
+    public static void write(HttpServletResponse response, ServingException problem, String accept,
+            long retryAfterSeconds) throws IOException {
+        if (problem.status() == 503 && retryAfterSeconds > 0) {
+            response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
+        }
+        write(response, problem.status(), problem.type(), problem.title(), problem.detail(), accept);
+    }
+
+    /** Writes an answer with the given status, problem type slug, title and one-sentence detail. */
+    public static void write(HttpServletResponse response, int status, String type, String title, String detail,
+            String accept) throws IOException {
+        byte[] body;
+        if (wantsHtml(accept)) {
+            response.setContentType("text/html; charset=utf-8");
+            body = page(title, detail).getBytes(StandardCharsets.UTF_8);
+        } else {
+            response.setContentType("application/problem+json");
+            body = problemJson(status, type, title, detail).getBytes(StandardCharsets.UTF_8);
+        }
+        response.setStatus(status);
+        response.setHeader("Cache-Control", "no-store");
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setContentLength(body.length);
+        try (OutputStream out = response.getOutputStream()) {
+            out.write(body);
+        }
+    }
+
+    /** True when a browser asks for a page rather than data. */
+    public static boolean wantsHtml(String accept) {
+        return accept != null && accept.contains("text/html");
+    }
+
+    static String problemJson(int status, String type, String title, String detail) {
+        return Json.createObjectBuilder()
+                .add("type", TYPE_PREFIX + type)
+                .add("title", title)
+                .add("status", status)
+                .add("detail", detail)
+                .build().toString();
+    }
+
+    static String page(String title, String detail) {
+        return "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                + "<title>" + escape(title) + "</title><style>"
+                + "body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f6f7f9;"
+                + "color:#1f2933;font:16px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif}"
+                + "main{max-width:32rem;padding:2rem;text-align:center}"
+                + "h1{font-size:1.5rem;margin:0 0 .5rem}p{margin:0;color:#52606d}"
+                + "</style></head><body><main><h1>" + escape(title) + "</h1><p>" + escape(detail)
+                + "</p></main></body></html>\n";
+    }
+
+    /** HTML-escapes text for element content and attribute values. */
+    public static String escape(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 16);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '&' -> out.append("&amp;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&#39;");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

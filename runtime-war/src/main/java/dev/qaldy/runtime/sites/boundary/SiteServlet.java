@@ -1,0 +1,277 @@
+package dev.qaldy.runtime.sites.boundary;
+
+import dev.qaldy.runtime.bundles.control.BundleStore;
+import dev.qaldy.runtime.bundles.control.LiveVersions;
+import dev.qaldy.runtime.bundles.entity.Bundle;
+import dev.qaldy.runtime.bundles.entity.LiveVersion;
+import dev.qaldy.runtime.platform.BadRequestException;
+import dev.qaldy.runtime.platform.CellCredentials;
+import dev.qaldy.runtime.platform.ErrorPages;
+import dev.qaldy.runtime.platform.ServingException;
+import dev.qaldy.runtime.sandbox.control.Sandbox;
+import dev.qaldy.runtime.sandbox.entity.HandlerOutcome;
+import dev.qaldy.runtime.sandbox.entity.HandlerRequest;
+import dev.qaldy.runtime.sites.control.RequestPaths;
+import dev.qaldy.runtime.sites.control.StaticFiles;
+import jakarta.inject.Inject;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The runtime host's front door: every request the gate forwards comes through here, in this
+ * order: service token → app → path → live version → bundle → a handler ({@code /api/…}) or a
+ * static file. Each step is a small method; each refusal is the host's own page or problem JSON.
+ * Mapped to {@code /} (the default servlet), so the server's own endpoints such as
+ * {@code /health} keep their mappings.
+ */
+// "*.jsp" and "*.jspx" too: else the server's JSP servlet would answer those paths past the token check.
+@WebServlet(name = "site", urlPatterns = {"/", "*.jsp", "*.jspx"})
+public class SiteServlet extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+    public static final String TOKEN_HEADER = "X-Qaldy-Service-Token";
+    public static final String APP_HEADER = "X-Qaldy-App";
+    public static final String PERSON_HEADER = "X-Qaldy-Person-Email";
+    /** Largest request body a handler gets, in bytes. */
+    static final int MAX_REQUEST_BYTES = 1024 * 1024;
+    static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
+    static final int MAX_QUERY_PARAMETERS = 200;
+
+    @Inject
+    transient CellCredentials credentials;
+    @Inject
+    transient LiveVersions liveVersions;
+    @Inject
+    transient BundleStore bundles;
+    @Inject
+    transient Sandbox sandbox;
+    @Inject
+    transient Logger log;
+    @Inject
+    @ConfigProperty(name = "qaldy.runtime.retry-after", defaultValue = "PT30S")
+    transient Duration retryAfter;
+
+    public SiteServlet() {
+    }
+
+    SiteServlet(CellCredentials credentials, LiveVersions liveVersions, BundleStore bundles, Sandbox sandbox,
+            Logger log, Duration retryAfter) {
+        this.credentials = credentials;
+        this.liveVersions = liveVersions;
+        this.bundles = bundles;
+        this.sandbox = sandbox;
+        this.log = log;
+        this.retryAfter = retryAfter;
+    }
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String accept = request.getHeader("Accept");
+        try {
+            credentials.requireReady();
+            if (!credentials.tokenMatches(request.getHeader(TOKEN_HEADER))) {
+                ErrorPages.write(response, 401, "unauthorized", "Unauthorized",
+                        "The runtime host answers the cell's gate only.", null);
+                return;
+            }
+            String app = app(request);
+            String path = RequestPaths.decode(rawPath(request));
+            boolean api = path.startsWith("/api/") || path.equals("/api");
+            if (!api && !isGetOrHead(request)) {
+                response.setHeader("Allow", "GET, HEAD");
+                ErrorPages.write(response, 405, "method-not-allowed", "Method not allowed",
+                        "Static files answer GET and HEAD only.", accept);
+                return;
+            }
+            LiveVersion live = liveVersions.live(app);
+            Bundle bundle = bundles.bundle(live);
+            if (api) {
+                handle(request, response, bundle, path);
+            } else {
+                serveFile(request, response, bundle, path);
+            }
+        } catch (ServingException e) {
+            log.log(e.status() >= 500 ? Level.WARNING : Level.FINE, "{0} {1}: {2} ({3})",
+                    new Object[] {request.getMethod(), request.getRequestURI(), e.status(), e.getMessage()});
+            ErrorPages.write(response, e, accept, retryAfter.toSeconds());
+        } catch (RuntimeException e) {
+            String id = UUID.randomUUID().toString();
+            log.log(Level.SEVERE, "Unexpected failure " + id + " for " + request.getMethod() + " "
+                    + request.getRequestURI(), e);
+            ErrorPages.write(response, 500, "internal", "Something went wrong",
+                    "The runtime host failed to answer this request.", accept);
+        }
+    }
+
+    /** The app the gate routed this request to: a DNS label. */
+    static String app(HttpServletRequest request) {
+        String app = request.getHeader(APP_HEADER);
+        if (app == null) {
+            throw new BadRequestException("The request names no app.");
+        }
+        app = app.toLowerCase(Locale.ROOT);
+        if (!DNS_LABEL.matcher(app).matches()) {
+            throw new BadRequestException("The app name is not a DNS label.");
+        }
+        return app;
+    }
+
+    private static String rawPath(HttpServletRequest request) {
+        String uri = request.getRequestURI();
+        String context = request.getContextPath();
+        return context != null && !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
+    }
+
+    private static boolean isGetOrHead(HttpServletRequest request) {
+        return "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod());
+    }
+
+    private void serveFile(HttpServletRequest request, HttpServletResponse response, Bundle bundle, String path)
+            throws IOException {
+        StaticFiles.Answer answer = StaticFiles.resolve(bundle, path, request.getHeader("If-None-Match"));
+        if (answer instanceof StaticFiles.Found found) {
+            response.setStatus(200);
+            response.setContentType(found.contentType());
+            response.setHeader("ETag", found.file().etag());
+            // Revalidate every time: the live version behind a URL can change; a 304 costs nothing.
+            response.setHeader("Cache-Control", "no-cache");
+            response.setHeader("X-Content-Type-Options", "nosniff");
+            response.setContentLength(found.file().size());
+            if (!"HEAD".equals(request.getMethod())) {
+                try (OutputStream out = response.getOutputStream()) {
+                    found.file().writeTo(out);
+                }
+            }
+        } else if (answer instanceof StaticFiles.NotModified notModified) {
+            response.setStatus(304);
+            response.setHeader("ETag", notModified.etag());
+            response.setHeader("Cache-Control", "no-cache");
+        } else if (answer instanceof StaticFiles.AddSlash addSlash) {
+            String query = request.getQueryString();
+            response.setStatus(301);
+            response.setHeader("Location", addSlash.location() + (query == null ? "" : "?" + query));
+        } else {
+            ErrorPages.write(response, 404, "not-found", "Not found", "There is no page at this address.",
+                    request.getHeader("Accept"));
+        }
+    }
+
+    private void handle(HttpServletRequest request, HttpServletResponse response, Bundle bundle, String path)
+            throws IOException {
+        if (request.getContentLengthLong() > MAX_REQUEST_BYTES) {
+            tooLarge(response);
+            return;
+        }
+        byte[] body = readBounded(request.getInputStream());
+        if (body == null) {
+            tooLarge(response);
+            return;
+        }
+        HandlerRequest call = new HandlerRequest(request.getMethod(), path, query(request.getQueryString()),
+                headers(request), new String(body, StandardCharsets.UTF_8), person(request));
+        HandlerOutcome outcome = sandbox.handle(bundle, call);
+        String accept = request.getHeader("Accept");
+        if (outcome instanceof HandlerOutcome.Answered answered) {
+            response.setStatus(answered.status());
+            boolean nosniff = false;
+            for (HandlerOutcome.Header header : answered.headers()) {
+                response.addHeader(header.name(), header.value());
+                nosniff |= header.name().equalsIgnoreCase("X-Content-Type-Options");
+            }
+            if (!nosniff) {
+                response.setHeader("X-Content-Type-Options", "nosniff");
+            }
+            response.setContentLength(answered.body().length);
+            if (answered.body().length > 0) {
+                try (OutputStream out = response.getOutputStream()) {
+                    out.write(answered.body());
+                }
+            }
+        } else if (outcome instanceof HandlerOutcome.NoHandler) {
+            ErrorPages.write(response, 404, "no-handler", "No handler",
+                    "This app has no handler for " + call.method() + " " + call.path() + ".", null);
+        } else if (outcome instanceof HandlerOutcome.TimedOut) {
+            ErrorPages.write(response, 504, "handler-timeout", "This app took too long",
+                    "The app's server code used up its time for this request.", accept);
+        } else {
+            ErrorPages.write(response, 500, "handler-error", "This app hit an error",
+                    "The app's server code failed while answering this request.", accept);
+        }
+    }
+
+    private static void tooLarge(HttpServletResponse response) throws IOException {
+        ErrorPages.write(response, 413, "too-large", "Request too large",
+                "Requests to an app's handlers carry at most 1 MiB.", null);
+    }
+
+    /** The body, or null when it is over {@link #MAX_REQUEST_BYTES}. */
+    static byte[] readBounded(InputStream in) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        int n;
+        while ((n = in.read(buffer)) > 0) {
+            if (out.size() + n > MAX_REQUEST_BYTES) {
+                return null;
+            }
+            out.write(buffer, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    /** First value per name; {@code +} is a space, as in forms. */
+    static Map<String, String> query(String raw) {
+        Map<String, String> query = new LinkedHashMap<>();
+        if (raw == null || raw.isEmpty()) {
+            return query;
+        }
+        String[] pairs = raw.split("&");
+        if (pairs.length > MAX_QUERY_PARAMETERS) {
+            throw new BadRequestException("The query has too many parameters.");
+        }
+        try {
+            for (String pair : pairs) {
+                if (pair.isEmpty()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                query.putIfAbsent(name, value);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException("The query is not valid percent-encoding.");
+        }
+        return query;
+    }
+
+    private static Map<String, String> headers(HttpServletRequest request) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (String name : Collections.list(request.getHeaderNames())) {
+            headers.put(name, String.join(", ", Collections.list(request.getHeaders(name))));
+        }
+        return headers;
+    }
+
+    private static String person(HttpServletRequest request) {
+        String email = request.getHeader(PERSON_HEADER);
+        return email == null || email.isBlank() || email.length() > 320 ? null : email.strip();
+    }
+}

@@ -1,0 +1,207 @@
+package dev.qaldy.runtime.sites.boundary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.qaldy.runtime.bundles.control.BundleStore;
+import dev.qaldy.runtime.bundles.control.ControlPlaneClient;
+import dev.qaldy.runtime.bundles.control.LiveVersions;
+import dev.qaldy.runtime.bundles.entity.LiveVersion;
+import dev.qaldy.runtime.platform.CellCredentials;
+import dev.qaldy.runtime.sandbox.control.AppStore;
+import dev.qaldy.runtime.sandbox.control.Sandbox;
+import dev.qaldy.runtime.testing.FakeControlPlane;
+import dev.qaldy.runtime.testing.FakeControlPlane.Reply;
+import dev.qaldy.runtime.testing.FakeHttp;
+import dev.qaldy.runtime.testing.TestBundles;
+import dev.qaldy.runtime.testing.TestCredentials;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The front door end to end, without a container: a real control plane stand-in, real zips, keys and seals. */
+class SiteServletTest {
+
+    static final String LIVE = "/api/v1/internal/apps/guestbook/live";
+    final KeyPair cell = TestBundles.keys();
+    final FakeControlPlane api = new FakeControlPlane();
+    @TempDir
+    Path dir;
+    SiteServlet servlet;
+    byte[] zip;
+
+    @BeforeEach
+    void start() {
+        CellCredentials credentials = TestCredentials.write(dir, cell);
+        Logger log = Logger.getLogger(SiteServletTest.class.getName());
+        ControlPlaneClient client = new ControlPlaneClient(api.url(), Duration.ofMillis(500), Duration.ofSeconds(2),
+                1024 * 1024, credentials);
+        servlet = new SiteServlet(credentials, new LiveVersions(client, log),
+                new BundleStore(1 << 24, client, credentials, Clock.systemUTC(), log),
+                new Sandbox(200, 64L * 1024 * 1024, new AppStore(1 << 20), log), log, Duration.ofSeconds(30));
+        zip = TestBundles.zip(Map.of(
+                "qaldy.json", "{\"name\":\"guestbook\",\"kind\":\"app\",\"handler\":\"server.js\"}",
+                "public/index.html", "<h1>Guestbook</h1>",
+                "public/style.css", "body{}",
+                "server.js", "app.post('/api/sign', function (req) { return {json: {hi: req.json.name, who: req.person}}; });"
+                        + "app.get('/api/loop', function () { for (;;) {} });"
+                        + "app.get('/api/boom', function () { throw new Error('secret detail'); });"));
+        publish(zip, TestBundles.live("guestbook", 1, zip, cell));
+    }
+
+    void publish(byte[] bundle, LiveVersion live) {
+        api.reply(LIVE, Reply.json(200, "{\"app\":\"guestbook\",\"version\":" + live.version() + ",\"sha256\":\""
+                + live.sha256() + "\",\"seal\":\"" + live.seal() + "\"}"));
+        api.reply("/api/v1/internal/apps/guestbook/versions/" + live.version() + "/bundle", Reply.zip(bundle));
+    }
+
+    @AfterEach
+    void stop() {
+        api.close();
+    }
+
+    static Map<String, String> gate(String... more) {
+        Map<String, String> headers = new HashMap<>(Map.of("X-Qaldy-Service-Token", TestCredentials.TOKEN,
+                "X-Qaldy-App", "guestbook", "X-Qaldy-Person-Email", "ada@example.com"));
+        for (int i = 0; i < more.length; i += 2) {
+            headers.put(more[i], more[i + 1]);
+        }
+        return headers;
+    }
+
+    FakeHttp.Response send(String method, String uri, Map<String, String> headers, String body) throws Exception {
+        FakeHttp.Response response = new FakeHttp.Response();
+        servlet.service(FakeHttp.request(method, uri, headers, body.getBytes(StandardCharsets.UTF_8)), response.servlet);
+        return response;
+    }
+
+    FakeHttp.Response get(String uri, Map<String, String> headers) throws Exception {
+        return send("GET", uri, headers, "");
+    }
+
+    @Test
+    void without_the_service_token_nothing_is_served_and_the_api_is_not_asked() throws Exception {
+        Map<String, String> noToken = gate();
+        noToken.remove("X-Qaldy-Service-Token");
+        FakeHttp.Response missing = get("/", noToken);
+        FakeHttp.Response wrong = get("/", gate("X-Qaldy-Service-Token", "guess"));
+        for (FakeHttp.Response r : new FakeHttp.Response[] {missing, wrong}) {
+            assertThat(r.status).isEqualTo(401);
+            assertThat(r.header("Content-Type")).isEqualTo("application/problem+json");
+        }
+        assertThat(api.calls).isEmpty();
+    }
+
+    @Test
+    void an_app_name_that_is_not_a_dns_label_is_a_bad_request() throws Exception {
+        for (String app : new String[] {"guest.book", "-x", "a_b", "", "x".repeat(64)}) {
+            assertThat(get("/", gate("X-Qaldy-App", app)).status).as(app).isEqualTo(400);
+        }
+        Map<String, String> none = gate();
+        none.remove("X-Qaldy-App");
+        assertThat(get("/", none).status).isEqualTo(400);
+        assertThat(api.calls).isEmpty();
+    }
+
+    @Test
+    void traversal_is_refused_before_anything_is_fetched() throws Exception {
+        for (String uri : new String[] {"/../server.js", "/%2e%2e/server.js", "/a%5c..%5cserver.js", "/x%00.html"}) {
+            assertThat(get(uri, gate()).status).as(uri).isEqualTo(400);
+        }
+        assertThat(api.calls).isEmpty();
+    }
+
+    @Test
+    void static_files_come_with_type_and_etag_and_revalidate_to_304() throws Exception {
+        FakeHttp.Response page = get("/", gate("Accept", "text/html"));
+        assertThat(page.status).isEqualTo(200);
+        assertThat(page.text()).isEqualTo("<h1>Guestbook</h1>");
+        assertThat(page.header("Content-Type")).isEqualTo("text/html; charset=utf-8");
+        assertThat(page.header("Cache-Control")).isEqualTo("no-cache");
+        String etag = page.header("ETag");
+        assertThat(etag).startsWith("\"").hasSize(66);
+
+        FakeHttp.Response again = get("/index.html", gate("If-None-Match", etag));
+        assertThat(again.status).isEqualTo(304);
+        assertThat(again.body.size()).isZero();
+
+        FakeHttp.Response css = send("HEAD", "/style.css", gate(), "");
+        assertThat(css.status).isEqualTo(200);
+        assertThat(css.header("Content-Type")).isEqualTo("text/css; charset=utf-8");
+        assertThat(css.header("Content-Length")).isEqualTo("6");
+        assertThat(css.body.size()).isZero();
+
+        assertThat(api.count("/api/v1/internal/apps/guestbook/versions/1/bundle")).isEqualTo(1);
+    }
+
+    @Test
+    void a_missing_file_is_a_404_page_and_other_methods_are_not_allowed() throws Exception {
+        FakeHttp.Response missing = get("/nope.png", gate("Accept", "text/html,*/*"));
+        assertThat(missing.status).isEqualTo(404);
+        assertThat(missing.text()).contains("Not found");
+        assertThat(get("/server.js", gate()).status).isEqualTo(404);
+        FakeHttp.Response post = send("POST", "/index.html", gate(), "x");
+        assertThat(post.status).isEqualTo(405);
+        assertThat(post.header("Allow")).isEqualTo("GET, HEAD");
+    }
+
+    @Test
+    void api_requests_reach_the_handler_with_the_person() throws Exception {
+        FakeHttp.Response signed = send("POST", "/api/sign", gate("Content-Type", "application/json"), "{\"name\":\"Ada\"}");
+        assertThat(signed.status).isEqualTo(200);
+        assertThat(signed.header("Content-Type")).isEqualTo("application/json");
+        assertThat(signed.text()).isEqualTo("{\"hi\":\"Ada\",\"who\":\"ada@example.com\"}");
+
+        FakeHttp.Response unknown = get("/api/nothing", gate("Accept", "text/html"));
+        assertThat(unknown.status).isEqualTo(404);
+        assertThat(unknown.header("Content-Type")).isEqualTo("application/problem+json");
+    }
+
+    @Test
+    void a_looping_handler_gets_504_and_a_throwing_one_500_without_details() throws Exception {
+        assertThat(get("/api/loop", gate()).status).isEqualTo(504);
+        FakeHttp.Response boom = get("/api/boom", gate("Accept", "text/html"));
+        assertThat(boom.status).isEqualTo(500);
+        assertThat(boom.text()).doesNotContain("secret detail").contains("This app hit an error");
+        assertThat(send("POST", "/api/sign", gate("Content-Type", "application/json"), "{\"name\":\"Ada\"}").status)
+                .isEqualTo(200);
+    }
+
+    @Test
+    void a_request_body_over_1_mib_is_413() throws Exception {
+        assertThat(send("POST", "/api/sign", gate(), "x".repeat(1024 * 1024 + 1)).status).isEqualTo(413);
+    }
+
+    @Test
+    void nothing_published_is_404_and_an_unreachable_control_plane_is_503_with_retry_after() throws Exception {
+        FakeHttp.Response unknown = get("/", gate("X-Qaldy-App", "nobody", "Accept", "text/html"));
+        assertThat(unknown.status).isEqualTo(404);
+        assertThat(unknown.text()).contains("No such app or nothing published yet");
+
+        api.reply(LIVE, Reply.json(503, "{}"));
+        FakeHttp.Response down = get("/", gate("Accept", "text/html"));
+        assertThat(down.status).isEqualTo(503);
+        assertThat(down.header("Retry-After")).isEqualTo("30");
+        assertThat(down.text()).contains("Temporarily unavailable");
+
+        api.reply(LIVE, Reply.hanging());
+        assertThat(get("/", gate()).status).isEqualTo(503);
+    }
+
+    @Test
+    void a_bundle_whose_seal_is_not_the_cells_is_never_served() throws Exception {
+        byte[] evil = TestBundles.zip(Map.of("public/index.html", "<h1>evil</h1>"));
+        publish(evil, TestBundles.live("guestbook", 2, evil, TestBundles.keys()));
+        FakeHttp.Response refused = get("/", gate("Accept", "text/html"));
+        assertThat(refused.status).isEqualTo(502);
+        assertThat(refused.text()).doesNotContain("evil");
+    }
+}

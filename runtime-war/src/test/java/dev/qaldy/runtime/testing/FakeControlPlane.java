@@ -1,0 +1,93 @@
+package dev.qaldy.runtime.testing;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/** A control plane on a loopback port that answers what a test tells it to, and records the calls. */
+public final class FakeControlPlane implements AutoCloseable {
+
+    /** One canned answer; {@code hang} makes the server never answer (until closed). */
+    public record Reply(int status, String contentType, byte[] body, boolean hang) {
+
+        public static Reply json(int status, String json) {
+            return new Reply(status, "application/json", json.getBytes(StandardCharsets.UTF_8), false);
+        }
+
+        public static Reply zip(byte[] zip) {
+            return new Reply(200, "application/zip", zip, false);
+        }
+
+        public static Reply hanging() {
+            return new Reply(0, null, null, true);
+        }
+    }
+
+    public final List<String> calls = new CopyOnWriteArrayList<>();
+    public final List<String> tokens = new CopyOnWriteArrayList<>();
+    private final Map<String, Reply> replies = new ConcurrentHashMap<>();
+    private final CountDownLatch closing = new CountDownLatch(1);
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+
+    public FakeControlPlane() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            calls.add(path);
+            tokens.add(String.valueOf(exchange.getRequestHeaders().getFirst("X-Qaldy-Service-Token")));
+            Reply reply = replies.getOrDefault(path, Reply.json(404, "{\"title\":\"Not found\",\"status\":404}"));
+            if (reply.hang()) {
+                try {
+                    closing.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                exchange.close();
+                return;
+            }
+            exchange.getResponseHeaders().set("Content-Type", reply.contentType());
+            exchange.sendResponseHeaders(reply.status(), reply.body().length == 0 ? -1 : reply.body().length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(reply.body());
+            }
+        });
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    public FakeControlPlane reply(String path, Reply reply) {
+        replies.put(path, reply);
+        return this;
+    }
+
+    public long count(String path) {
+        return calls.stream().filter(path::equals).count();
+    }
+
+    @Override
+    public void close() {
+        closing.countDown();
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
