@@ -25,6 +25,7 @@ public final class Cell implements AutoCloseable {
 
     static final List<String> COMPONENTS = List.of("db", "control", "runtime", "gate", "status");
 
+    private final List<String> components = new ArrayList<>(COMPONENTS);
     private final Path root;
     private final Path var;
     private final Map<String, Integer> ports = new LinkedHashMap<>();
@@ -35,12 +36,15 @@ public final class Cell implements AutoCloseable {
             .build();
     private final Thread cleanup = new Thread(this::killAll, "cell-cleanup");
 
-    private Cell(String name, Map<String, String> extraEnv) throws IOException {
+    private Cell(String name, Map<String, String> extraEnv, boolean twoGates) throws IOException {
         root = Path.of(System.getProperty("qaldy.root", "..")).toAbsolutePath().normalize();
         var = root.resolve("cell-tests/target/cells/" + name);
         deleteTree(var);
         Files.createDirectories(var);
-        for (String c : COMPONENTS) {
+        if (twoGates) {
+            components.add(components.indexOf("gate") + 1, "gate2");
+        }
+        for (String c : components) {
             ports.put(c, freePort());
         }
         env.put("QALDY_VAR", var.toString());
@@ -51,7 +55,12 @@ public final class Cell implements AutoCloseable {
 
     /** Starts a cell named {@code name} with extra environment for {@code bin/qaldy} (e.g. QALDY_OPTS_GATE). */
     public static Cell up(String name, Map<String, String> extraEnv) throws Exception {
-        Cell cell = new Cell(name, extraEnv);
+        return up(name, extraEnv, false);
+    }
+
+    /** As {@link #up(String, Map)}, with a second gate ("gate2") when {@code twoGates}. */
+    public static Cell up(String name, Map<String, String> extraEnv, boolean twoGates) throws Exception {
+        Cell cell = new Cell(name, extraEnv, twoGates);
         try {
             cell.qaldy("up");
         } catch (Exception | AssertionError e) {
@@ -119,7 +128,12 @@ public final class Cell implements AutoCloseable {
 
     /** A request to the gate for {@code host}; connects to 127.0.0.1 and sends the Host header. */
     public HttpRequest.Builder request(String host, String pathAndQuery) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port("gate") + pathAndQuery))
+        return request("gate", host, pathAndQuery);
+    }
+
+    /** A request to one gate ("gate" or "gate2") for {@code host}. */
+    public HttpRequest.Builder request(String gate, String host, String pathAndQuery) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(gate) + pathAndQuery))
                 .timeout(Duration.ofSeconds(30))
                 .header("Host", host);
     }
@@ -162,7 +176,7 @@ public final class Cell implements AutoCloseable {
     }
 
     private void killAll() {
-        for (String c : COMPONENTS) {
+        for (String c : components) {
             try {
                 long pid = pid(c);
                 ProcessHandle.of(pid).ifPresent(p -> {
