@@ -42,7 +42,7 @@ class StaticFilesTest {
 
     @Test
     void a_directory_without_its_slash_is_redirected_to_it() {
-        assertThat(StaticFiles.resolve(bundle, "/docs", null)).isEqualTo(new AddSlash("/docs/"));
+        assertThat(StaticFiles.resolve(bundle, "/docs", null)).isEqualTo(new AddSlash("/docs/", "public/docs/index.html"));
     }
 
     @Test
@@ -84,7 +84,7 @@ class StaticFilesTest {
         String ifNoneMatch = header == null ? null : header.replace("CURRENT", current);
         StaticFiles.Answer answer = StaticFiles.resolve(bundle, "/index.html", ifNoneMatch);
         if (notModified) {
-            assertThat(answer).isEqualTo(new NotModified(current));
+            assertThat(answer).isEqualTo(new NotModified(current, "public/index.html"));
         } else {
             assertThat(answer).isInstanceOf(Found.class);
         }

@@ -1,6 +1,7 @@
 package dev.qaldy.runtime.testing;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.qaldy.runtime.bundles.entity.LiveVersion;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -37,6 +38,8 @@ public final class FakeControlPlane implements AutoCloseable {
     public final List<String> calls = new CopyOnWriteArrayList<>();
     public final List<String> tokens = new CopyOnWriteArrayList<>();
     private final Map<String, Reply> replies = new ConcurrentHashMap<>();
+    /** While set, every call gets this reply instead (an outage). */
+    private volatile Reply outage;
     private final CountDownLatch closing = new CountDownLatch(1);
     private final HttpServer server;
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
@@ -51,7 +54,9 @@ public final class FakeControlPlane implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             calls.add(path);
             tokens.add(String.valueOf(exchange.getRequestHeaders().getFirst("X-Qaldy-Service-Token")));
-            Reply reply = replies.getOrDefault(path, Reply.json(404, "{\"title\":\"Not found\",\"status\":404}"));
+            Reply down = outage;
+            Reply reply = down != null ? down
+                    : replies.getOrDefault(path, Reply.json(404, "{\"title\":\"Not found\",\"status\":404}"));
             if (reply.hang()) {
                 try {
                     closing.await(30, TimeUnit.SECONDS);
@@ -77,6 +82,31 @@ public final class FakeControlPlane implements AutoCloseable {
 
     public FakeControlPlane reply(String path, Reply reply) {
         replies.put(path, reply);
+        return this;
+    }
+
+    /** Answers {@code path} with the default 404 from now on. */
+    public FakeControlPlane forget(String path) {
+        replies.remove(path);
+        return this;
+    }
+
+    /** Publishes {@code live} as the app's live version, with its bundle. */
+    public FakeControlPlane publish(LiveVersion live, byte[] bundle) {
+        reply("/api/v1/internal/apps/" + live.app() + "/live", Reply.json(200, "{\"app\":\"" + live.app()
+                + "\",\"version\":" + live.version() + ",\"sha256\":\"" + live.sha256() + "\",\"seal\":\""
+                + live.seal() + "\"}"));
+        return reply("/api/v1/internal/apps/" + live.app() + "/versions/" + live.version() + "/bundle", Reply.zip(bundle));
+    }
+
+    /** Every call answers HTTP {@code status} (e.g. 503) until {@link #up()}. */
+    public FakeControlPlane down(int status) {
+        outage = Reply.json(status, "{\"title\":\"Unavailable\",\"status\":" + status + "}");
+        return this;
+    }
+
+    public FakeControlPlane up() {
+        outage = null;
         return this;
     }
 

@@ -4,36 +4,35 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.qaldy.runtime.bundles.entity.Bundle;
 import dev.qaldy.runtime.bundles.entity.BundleKey;
+import dev.qaldy.runtime.bundles.entity.CodeSource;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
+import dev.qaldy.runtime.bundles.entity.Sourced;
 import dev.qaldy.runtime.platform.CellCredentials;
-import dev.qaldy.runtime.platform.ServingException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Verified, unpacked bundles by (app, version), in memory, bounded by total bytes (least recently
- * used out first). A miss fetches the bundle from the control plane, checks hash and seal, and
- * unpacks it; concurrent misses for one version share one fetch. The sealed copy in the
- * data-centre cache (read only when the control plane cannot be asked) belongs here too.
+ * used out first). A miss fetches the bundle from the control plane, checks hash and seal, unpacks
+ * it and keeps a sealed copy in the data-centre cache; concurrent misses for one version share one
+ * fetch. The copy is read only when the control plane cannot be asked (the live version came from
+ * memory or the data-centre record, or fetching the bundle failed), never instead of asking.
  */
 @ApplicationScoped
 public class BundleStore {
 
     private ControlPlaneClient controlPlane;
+    private DataCentreCache copies;
     private CellCredentials credentials;
     private Clock clock;
     private Logger log;
     private Cache<BundleKey, Bundle> memory;
-    /** Fetches in flight, so that concurrent misses for one version share one fetch. */
-    private final ConcurrentHashMap<BundleKey, CompletableFuture<Bundle>> loading = new ConcurrentHashMap<>();
+    private final SingleFlight<BundleKey, Sourced<Bundle>> loading = new SingleFlight<>();
 
     protected BundleStore() {
     }
@@ -41,8 +40,10 @@ public class BundleStore {
     /** @param memoryBytes bound on the bytes of all bundles held, in bytes */
     @Inject
     public BundleStore(@ConfigProperty(name = "qaldy.runtime.bundle-memory-bytes", defaultValue = "67108864") long memoryBytes,
-            ControlPlaneClient controlPlane, CellCredentials credentials, Clock clock, Logger log) {
+            ControlPlaneClient controlPlane, DataCentreCache copies, CellCredentials credentials, Clock clock,
+            Logger log) {
         this.controlPlane = controlPlane;
+        this.copies = copies;
         this.credentials = credentials;
         this.clock = clock;
         this.log = log;
@@ -54,38 +55,40 @@ public class BundleStore {
     }
 
     /**
-     * The bundle of the live version, verified against the live answer's SHA-256 and seal.
+     * The bundle of the live version, verified against the live answer's SHA-256 and seal, and where
+     * it came from: memory keeps the live answer's source, a fetch is {@link CodeSource#API}, a
+     * data-centre copy {@link CodeSource#DC_COPY}.
      *
      * @throws BundleRefusedException           hash or seal do not match, or the zip is unsafe
      * @throws NotPublishedException            the version is gone
-     * @throws ControlPlaneUnavailableException the control plane could not be asked
+     * @throws ControlPlaneUnavailableException the control plane could not be asked and there is no good copy
      */
-    public Bundle bundle(LiveVersion live) {
-        BundleKey key = live.key();
+    public Sourced<Bundle> bundle(Sourced<LiveVersion> known) {
+        LiveVersion live = known.value();
         Bundle held = held(live);
         if (held != null) {
-            return held;
+            return new Sourced<>(held, known.source());
         }
-        CompletableFuture<Bundle> mine = new CompletableFuture<>();
-        CompletableFuture<Bundle> other = loading.putIfAbsent(key, mine);
-        if (other != null) {
-            return await(other);
-        }
-        try {
-            Bundle bundle = held(live);
-            if (bundle == null) {
-                bundle = load(live);
-                memory.put(key, bundle);
-                log.log(Level.INFO, "Loaded {0}", bundle);
+        return loading.run(live.key(), () -> {
+            Bundle again = held(live);
+            if (again != null) {
+                return new Sourced<>(again, known.source());
             }
-            mine.complete(bundle);
-            return bundle;
-        } catch (RuntimeException | Error e) {
-            mine.completeExceptionally(e);
-            throw e;
-        } finally {
-            loading.remove(key, mine);
-        }
+            Sourced<Bundle> loaded = load(known);
+            memory.put(live.key(), loaded.value());
+            log.log(Level.INFO, "Loaded {0} from {1}", new Object[] {loaded.value(), loaded.source().header()});
+            return loaded;
+        });
+    }
+
+    /** Drops every version of {@code app} from memory. */
+    public void forget(String app) {
+        memory.asMap().keySet().removeIf(key -> key.app().equals(app));
+    }
+
+    /** Drops one version from memory. */
+    public void forget(BundleKey key) {
+        memory.invalidate(key);
     }
 
     /** Bytes of all bundles held now (approximate; for health and tests). */
@@ -106,24 +109,27 @@ public class BundleStore {
         return null;
     }
 
-    private Bundle load(LiveVersion live) {
-        byte[] zip = controlPlane.bundle(live.key());
+    private Sourced<Bundle> load(Sourced<LiveVersion> known) {
+        LiveVersion live = known.value();
+        if (known.source().outage()) {
+            return fromCopy(live).orElseThrow(() -> new ControlPlaneUnavailableException(
+                    "control plane cannot be asked and there is no good data-centre copy of " + live.key()));
+        }
+        byte[] zip;
+        try {
+            zip = controlPlane.bundle(live.key());
+        } catch (ControlPlaneUnavailableException e) {
+            return fromCopy(live).orElseThrow(() -> e);
+        }
         BundleVerifier.verify(live.key(), live.sha256(), live.seal(), zip, credentials.publicKey());
-        return BundleUnpacker.unpack(live.key(), live.sha256(), zip, clock.instant());
+        Bundle bundle = BundleUnpacker.unpack(live.key(), live.sha256(), zip, clock.instant());
+        copies.keep(live, zip);
+        return new Sourced<>(bundle, CodeSource.API);
     }
 
-    private static Bundle await(CompletableFuture<Bundle> future) {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ControlPlaneUnavailableException("interrupted while waiting for a bundle", e);
-        } catch (ExecutionException | CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof ServingException serving) {
-                throw serving;
-            }
-            throw new IllegalStateException("loading a bundle failed", cause);
-        }
+    private Optional<Sourced<Bundle>> fromCopy(LiveVersion live) {
+        return copies.read(live.key(), live.sha256())
+                .map(zip -> new Sourced<>(BundleUnpacker.unpack(live.key(), live.sha256(), zip, clock.instant()),
+                        CodeSource.DC_COPY));
     }
 }

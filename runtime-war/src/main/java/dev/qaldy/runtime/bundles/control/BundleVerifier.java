@@ -30,6 +30,17 @@ public final class BundleVerifier {
             throw new BundleRefusedException("bundle of " + expected + ": SHA-256 " + actual
                     + " is not the announced " + sha256);
         }
+        return verifySeal(expected, actual, sealJws, key);
+    }
+
+    /**
+     * Checks a seal alone, e.g. a live record kept in the data-centre cache: it must be signed by
+     * this cell's key and name exactly this app, version and SHA-256.
+     *
+     * @return the verified seal
+     * @throws BundleRefusedException when anything does not match
+     */
+    public static BundleSeal verifySeal(BundleKey expected, String sha256, String sealJws, ECPublicKey key) {
         BundleSeal seal;
         try {
             seal = BundleSeals.verify(sealJws, key);
@@ -37,7 +48,7 @@ public final class BundleVerifier {
             throw new BundleRefusedException("bundle of " + expected + ": seal refused: " + e.getMessage(), e);
         }
         if (!seal.app().equals(expected.app()) || seal.version() != expected.version()
-                || !seal.sha256().equals(actual)) {
+                || !seal.sha256().equals(sha256)) {
             throw new BundleRefusedException("bundle of " + expected + ": the seal is for " + seal.app() + " v"
                     + seal.version() + " with SHA-256 " + seal.sha256());
         }

@@ -1,59 +1,184 @@
 package dev.qaldy.runtime.bundles.control;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.qaldy.runtime.bundles.entity.CodeSource;
+import dev.qaldy.runtime.bundles.entity.LiveRecord;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
+import dev.qaldy.runtime.bundles.entity.Sourced;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Which version of an app is live. Asking comes first, always: today every request asks the
- * control plane. This is where remembered answers go, used only while the control plane cannot
- * be asked (connect error, timeout, 5xx) and never instead of asking; a 404 passes through as is.
+ * Which version of an app is live. Asking comes first: within the freshness window the control
+ * plane's last outcome is used as it is, after it the control plane is asked and its answer —
+ * a version or "gone" — replaces what was remembered. Only when it cannot be asked (connect error,
+ * timeout, 5xx) does the host fall back: to the version the control plane last gave it, for at most
+ * {@code live-memory} after that answer (seed: 30 minutes), else to the sealed live record in the
+ * data-centre cache under the same bound, else 503. A remembered "gone" stays gone, and a 404
+ * deletes the app's files from the data-centre cache.
  */
 @ApplicationScoped
 public class LiveVersions {
 
+    static final int MAX_APPS_REMEMBERED = 100_000;
+
     private ControlPlaneClient controlPlane;
+    private DataCentreCache copies;
+    private Duration freshness;
+    private Duration memoryBound;
+    private Clock clock;
     private Logger log;
+    private Cache<String, Remembered> memory;
+    private final SingleFlight<String, Sourced<LiveVersion>> asking = new SingleFlight<>();
+    /** Orders questions and forgetting: an answer to an older question never replaces a newer outcome. */
+    private final AtomicLong questions = new AtomicLong();
     private final AtomicBoolean reachable = new AtomicBoolean(true);
 
     protected LiveVersions() {
     }
 
+    /**
+     * @param freshness   how long the control plane's last outcome for an app is used without asking again
+     * @param memoryBound how long after the control plane's last answer it may stand in while it cannot be asked
+     */
     @Inject
-    public LiveVersions(ControlPlaneClient controlPlane, Logger log) {
+    public LiveVersions(ControlPlaneClient controlPlane, DataCentreCache copies,
+            @ConfigProperty(name = "qaldy.runtime.live-freshness", defaultValue = "PT5S") Duration freshness,
+            @ConfigProperty(name = "qaldy.runtime.live-memory", defaultValue = "PT30M") Duration memoryBound,
+            Clock clock, Logger log) {
         this.controlPlane = controlPlane;
+        this.copies = copies;
+        this.freshness = freshness;
+        this.memoryBound = memoryBound;
+        this.clock = clock;
         this.log = log;
+        this.memory = Caffeine.newBuilder().maximumSize(MAX_APPS_REMEMBERED).executor(Runnable::run).build();
     }
 
     /**
-     * @throws NotPublishedException            no such app or nothing published
-     * @throws ControlPlaneUnavailableException the control plane could not be asked
+     * The live version of {@code app} and where it came from: {@link CodeSource#API} (asked now or
+     * within the freshness window), {@link CodeSource#MEMORY} or {@link CodeSource#DC_COPY} (the
+     * control plane could not be asked).
+     *
+     * @throws NotPublishedException            no such app or nothing published (said now, or remembered)
+     * @throws ControlPlaneUnavailableException the control plane could not be asked and nothing usable is remembered
      * @throws UnexpectedAnswerException        the control plane answered outside the contract
      */
-    public LiveVersion live(String app) {
+    public Sourced<LiveVersion> live(String app) {
+        Instant now = clock.instant();
+        Remembered known = memory.getIfPresent(app);
+        if (known != null) {
+            if (known.answeredAt() != null && now.isBefore(known.answeredAt().plus(freshness))) {
+                if (known.gone()) {
+                    throw new NotPublishedException("control plane said a moment ago: no live version of " + app);
+                }
+                if (known.live() != null) {
+                    return new Sourced<>(known.live(), CodeSource.API);
+                }
+            }
+            if (known.failedAt() != null && now.isBefore(known.failedAt().plus(freshness))) {
+                // The control plane failed a moment ago: that outcome is fresh too, so no waiting on it again.
+                return fallback(app, new ControlPlaneUnavailableException("control plane failed for " + app
+                        + " at " + known.failedAt() + ", within the freshness window"));
+            }
+        }
+        return asking.run(app, () -> ask(app));
+    }
+
+    /**
+     * Forgets what the control plane said about {@code app} (e.g. its live version's bundle is
+     * gone); the next request asks again, and an answer to a question asked before this is ignored.
+     */
+    public void forget(String app) {
+        memory.put(app, new Remembered(questions.incrementAndGet(), null, false, null, null));
+    }
+
+    private Sourced<LiveVersion> ask(String app) {
+        long question = questions.incrementAndGet();
         try {
             LiveVersion live = controlPlane.live(app);
+            Instant at = clock.instant();
+            if (store(app, new Remembered(question, live, false, at, null))) {
+                copies.remember(live, at);
+            }
             reached();
-            return live;
-        } catch (NotPublishedException | UnexpectedAnswerException e) {
+            return new Sourced<>(live, CodeSource.API);
+        } catch (NotPublishedException e) {
+            store(app, new Remembered(question, null, true, clock.instant(), null));
+            // Gone: so are its copies, records and indexes, so no later outage can bring it back.
+            copies.forget(app);
+            reached();
+            throw e;
+        } catch (UnexpectedAnswerException e) {
             reached();
             throw e;
         } catch (ControlPlaneUnavailableException e) {
+            Instant at = clock.instant();
+            memory.asMap().merge(app, new Remembered(0, null, false, null, at), (old, failed) -> old.failedAt(at));
             if (reachable.compareAndSet(true, false)) {
-                log.log(Level.WARNING, "Control plane cannot be asked: {0}", e.getMessage());
+                log.log(Level.INFO, "Control plane cannot be asked; serving what it said before, for at most {0}: {1}",
+                        new Object[] {memoryBound, e.getMessage()});
             } else {
                 log.log(Level.FINE, "Control plane still cannot be asked: {0}", e.getMessage());
             }
-            throw e;
+            return fallback(app, e);
         }
+    }
+
+    /** The last live answer while the control plane cannot be asked: memory, else the data-centre record, else {@code cause}. */
+    private Sourced<LiveVersion> fallback(String app, ControlPlaneUnavailableException cause) {
+        Instant now = clock.instant();
+        Remembered known = memory.getIfPresent(app);
+        if (known != null && known.gone()) {
+            // The control plane's last word was "gone": a copy never replaces it.
+            throw new NotPublishedException("control plane cannot be asked, and said last: no live version of " + app);
+        }
+        if (known != null && known.live() != null && usable(known.answeredAt(), now)) {
+            return new Sourced<>(known.live(), CodeSource.MEMORY);
+        }
+        Optional<LiveRecord> record = copies.liveRecord(app);
+        if (record.isPresent() && usable(record.get().learnedAt(), now)) {
+            return new Sourced<>(record.get().live(), CodeSource.DC_COPY);
+        }
+        throw cause;
+    }
+
+    /** Seed: what the serving side remembers lasts at most this long after the control plane said it. */
+    private boolean usable(Instant answeredAt, Instant now) {
+        return !now.isAfter(answeredAt.plus(memoryBound));
+    }
+
+    /** Replaces the remembered outcome unless a newer question's outcome (or a forget) is already there. */
+    private boolean store(String app, Remembered outcome) {
+        Remembered kept = memory.asMap().merge(app, outcome,
+                (old, fresh) -> old.question() > fresh.question() ? old : fresh);
+        return kept == outcome;
     }
 
     private void reached() {
         if (reachable.compareAndSet(false, true)) {
             log.info("Control plane answers again");
+        }
+    }
+
+    /**
+     * What the host remembers of one app: the control plane's last answer (a version, or gone) and
+     * when it came, and when asking last failed. {@code question} orders outcomes.
+     */
+    private record Remembered(long question, LiveVersion live, boolean gone, Instant answeredAt, Instant failedAt) {
+
+        Remembered failedAt(Instant at) {
+            return new Remembered(question, live, gone, answeredAt, at);
         }
     }
 }

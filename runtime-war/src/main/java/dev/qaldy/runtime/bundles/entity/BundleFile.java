@@ -47,6 +47,11 @@ public final class BundleFile {
         out.write(content);
     }
 
+    /** Writes {@code length} bytes from {@code offset} (a byte range of the file). */
+    public void writeTo(OutputStream out, int offset, int length) throws IOException {
+        out.write(content, offset, length);
+    }
+
     /** Lower-case hex SHA-256 of some bytes. */
     public static String sha256Hex(byte[] bytes) {
         try {

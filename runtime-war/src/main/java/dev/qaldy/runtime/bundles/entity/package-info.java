@@ -1,2 +1,2 @@
-/** Value objects of bundles: the live answer, a bundle's key, an unpacked bundle and its files. */
+/** Value objects of bundles: the live answer and its cached record, a bundle's key, an unpacked bundle and its files, and where code came from. */
 package dev.qaldy.runtime.bundles.entity;

@@ -1,9 +1,9 @@
 package dev.qaldy.runtime.sites.boundary;
 
-import dev.qaldy.runtime.bundles.control.BundleStore;
-import dev.qaldy.runtime.bundles.control.LiveVersions;
+import dev.qaldy.runtime.bundles.control.AppCode;
 import dev.qaldy.runtime.bundles.entity.Bundle;
-import dev.qaldy.runtime.bundles.entity.LiveVersion;
+import dev.qaldy.runtime.bundles.entity.BundleFile;
+import dev.qaldy.runtime.bundles.entity.Sourced;
 import dev.qaldy.runtime.platform.BadRequestException;
 import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.platform.ErrorPages;
@@ -11,7 +11,10 @@ import dev.qaldy.runtime.platform.ServingException;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome;
 import dev.qaldy.runtime.sandbox.entity.HandlerRequest;
+import dev.qaldy.runtime.sites.control.ByteRanges;
+import dev.qaldy.runtime.sites.control.NotServedHereException;
 import dev.qaldy.runtime.sites.control.RequestPaths;
+import dev.qaldy.runtime.sites.control.ServedFiles;
 import dev.qaldy.runtime.sites.control.StaticFiles;
 import jakarta.inject.Inject;
 import jakarta.servlet.annotation.WebServlet;
@@ -37,8 +40,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The runtime host's front door: every request the gate forwards comes through here, in this
- * order: service token → app → path → live version → bundle → a handler ({@code /api/…}) or a
- * static file. Each step is a small method; each refusal is the host's own page or problem JSON.
+ * order: service token → app → path → live version and bundle ({@link AppCode}) → a handler
+ * ({@code /api/…}) or a static file. Each step is a small method; each refusal is the host's own
+ * page or problem JSON. {@code X-Qaldy-Code} tells where the code came from ({@code api},
+ * {@code memory}, {@code dc-copy}). While the control plane cannot be asked, handlers run from the
+ * remembered bundle, but a static file is answered only if this data centre served it before.
  * Mapped to {@code /} (the default servlet), so the server's own endpoints such as
  * {@code /health} keep their mappings.
  */
@@ -50,6 +56,7 @@ public class SiteServlet extends HttpServlet {
     public static final String TOKEN_HEADER = "X-Qaldy-Service-Token";
     public static final String APP_HEADER = "X-Qaldy-App";
     public static final String PERSON_HEADER = "X-Qaldy-Person-Email";
+    public static final String CODE_HEADER = "X-Qaldy-Code";
     /** Largest request body a handler gets, in bytes. */
     static final int MAX_REQUEST_BYTES = 1024 * 1024;
     static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
@@ -58,9 +65,9 @@ public class SiteServlet extends HttpServlet {
     @Inject
     transient CellCredentials credentials;
     @Inject
-    transient LiveVersions liveVersions;
+    transient AppCode appCode;
     @Inject
-    transient BundleStore bundles;
+    transient ServedFiles servedFiles;
     @Inject
     transient Sandbox sandbox;
     @Inject
@@ -72,11 +79,11 @@ public class SiteServlet extends HttpServlet {
     public SiteServlet() {
     }
 
-    SiteServlet(CellCredentials credentials, LiveVersions liveVersions, BundleStore bundles, Sandbox sandbox,
+    public SiteServlet(CellCredentials credentials, AppCode appCode, ServedFiles servedFiles, Sandbox sandbox,
             Logger log, Duration retryAfter) {
         this.credentials = credentials;
-        this.liveVersions = liveVersions;
-        this.bundles = bundles;
+        this.appCode = appCode;
+        this.servedFiles = servedFiles;
         this.sandbox = sandbox;
         this.log = log;
         this.retryAfter = retryAfter;
@@ -101,15 +108,16 @@ public class SiteServlet extends HttpServlet {
                         "Static files answer GET and HEAD only.", accept);
                 return;
             }
-            LiveVersion live = liveVersions.live(app);
-            Bundle bundle = bundles.bundle(live);
+            Sourced<Bundle> code = appCode.current(app);
+            response.setHeader(CODE_HEADER, code.source().header());
             if (api) {
-                handle(request, response, bundle, path);
+                handle(request, response, code.value(), path);
             } else {
-                serveFile(request, response, bundle, path);
+                serveFile(request, response, code, path);
             }
         } catch (ServingException e) {
-            log.log(e.status() >= 500 ? Level.WARNING : Level.FINE, "{0} {1}: {2} ({3})",
+            // 503s are expected while the control plane is down; LiveVersions logs that state change once.
+            log.log(e.status() >= 500 && e.status() != 503 ? Level.WARNING : Level.FINE, "{0} {1}: {2} ({3})",
                     new Object[] {request.getMethod(), request.getRequestURI(), e.status(), e.getMessage()});
             ErrorPages.write(response, e, accept, retryAfter.toSeconds());
         } catch (RuntimeException e) {
@@ -144,22 +152,22 @@ public class SiteServlet extends HttpServlet {
         return "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod());
     }
 
-    private void serveFile(HttpServletRequest request, HttpServletResponse response, Bundle bundle, String path)
-            throws IOException {
+    private void serveFile(HttpServletRequest request, HttpServletResponse response, Sourced<Bundle> code,
+            String path) throws IOException {
+        Bundle bundle = code.value();
         StaticFiles.Answer answer = StaticFiles.resolve(bundle, path, request.getHeader("If-None-Match"));
-        if (answer instanceof StaticFiles.Found found) {
-            response.setStatus(200);
-            response.setContentType(found.contentType());
-            response.setHeader("ETag", found.file().etag());
-            // Revalidate every time: the live version behind a URL can change; a 304 costs nothing.
-            response.setHeader("Cache-Control", "no-cache");
-            response.setHeader("X-Content-Type-Options", "nosniff");
-            response.setContentLength(found.file().size());
-            if (!"HEAD".equals(request.getMethod())) {
-                try (OutputStream out = response.getOutputStream()) {
-                    found.file().writeTo(out);
-                }
+        if (code.source().outage()) {
+            // Seed: a file this data centre never served before needs the API.
+            String file = answer.bundlePath();
+            if (file == null || !servedFiles.served(bundle.key(), file)) {
+                throw new NotServedHereException("never served " + path + " of " + bundle.key()
+                        + ", and the control plane cannot be asked");
             }
+        } else if (answer instanceof StaticFiles.Found || answer instanceof StaticFiles.NotModified) {
+            servedFiles.record(bundle.key(), answer.bundlePath());
+        }
+        if (answer instanceof StaticFiles.Found found) {
+            sendFile(request, response, found);
         } else if (answer instanceof StaticFiles.NotModified notModified) {
             response.setStatus(304);
             response.setHeader("ETag", notModified.etag());
@@ -172,6 +180,50 @@ public class SiteServlet extends HttpServlet {
             ErrorPages.write(response, 404, "not-found", "Not found", "There is no page at this address.",
                     request.getHeader("Accept"));
         }
+    }
+
+    /** 200 with the whole file, or 206 with one range of it (GET only), or 416. HEAD sends no body. */
+    private static void sendFile(HttpServletRequest request, HttpServletResponse response, StaticFiles.Found found)
+            throws IOException {
+        BundleFile file = found.file();
+        response.setHeader("ETag", file.etag());
+        // Revalidate every time: the live version behind a URL can change; a 304 costs nothing.
+        response.setHeader("Cache-Control", "no-cache");
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setHeader("Accept-Ranges", "bytes");
+        boolean get = "GET".equals(request.getMethod());
+        // RFC 9110: range handling is defined for GET only, and If-Range must name the current file.
+        ByteRanges.Range range = get && ifRangeHolds(request.getHeader("If-Range"), file.etag())
+                ? ByteRanges.of(request.getHeader("Range"), file.size())
+                : new ByteRanges.Whole();
+        if (range instanceof ByteRanges.Unsatisfiable unsatisfiable) {
+            response.setHeader("Content-Range", unsatisfiable.contentRange(file.size()));
+            ErrorPages.write(response, 416, "range-not-satisfiable", "Range not satisfiable",
+                    "The requested range is not within this file.", request.getHeader("Accept"));
+            return;
+        }
+        response.setContentType(found.contentType());
+        if (range instanceof ByteRanges.Part part) {
+            response.setStatus(206);
+            response.setHeader("Content-Range", part.contentRange(file.size()));
+            response.setContentLength((int) part.length());
+            try (OutputStream out = response.getOutputStream()) {
+                file.writeTo(out, (int) part.first(), (int) part.length());
+            }
+            return;
+        }
+        response.setStatus(200);
+        response.setContentLength(file.size());
+        if (get) {
+            try (OutputStream out = response.getOutputStream()) {
+                file.writeTo(out);
+            }
+        }
+    }
+
+    /** No {@code If-Range}, or one naming the current entity tag (strong comparison); a date never holds (no Last-Modified). */
+    static boolean ifRangeHolds(String ifRange, String etag) {
+        return ifRange == null || ifRange.strip().equals(etag);
     }
 
     private void handle(HttpServletRequest request, HttpServletResponse response, Bundle bundle, String path)

@@ -19,22 +19,30 @@ public final class StaticFiles {
 
     /** The answer to a static request. */
     public sealed interface Answer {
+
+        /** The bundle path of the file this answer rests on (e.g. {@code public/index.html}), or null. */
+        String bundlePath();
     }
 
-    /** 200 with this file. */
-    public record Found(BundleFile file, String contentType) implements Answer {
+    /** 200 with this file, found at {@code bundlePath}. */
+    public record Found(BundleFile file, String contentType, String bundlePath) implements Answer {
     }
 
-    /** 304: the browser holds this version already. */
-    public record NotModified(String etag) implements Answer {
+    /** 304: the browser holds this version of the file at {@code bundlePath} already. */
+    public record NotModified(String etag, String bundlePath) implements Answer {
     }
 
     /** 301 to the same path with a trailing slash (relative links in the index then resolve). */
-    public record AddSlash(String location) implements Answer {
+    public record AddSlash(String location, String bundlePath) implements Answer {
     }
 
     /** 404. */
     public record Missing() implements Answer {
+
+        @Override
+        public String bundlePath() {
+            return null;
+        }
     }
 
     /**
@@ -46,15 +54,15 @@ public final class StaticFiles {
         Optional<BundleFile> file = bundle.file(candidate);
         if (file.isEmpty()) {
             if (!path.endsWith("/") && bundle.file(candidate + "/" + INDEX).isPresent()) {
-                return new AddSlash(RequestPaths.encode(path + "/"));
+                return new AddSlash(RequestPaths.encode(path + "/"), candidate + "/" + INDEX);
             }
             return new Missing();
         }
         BundleFile found = file.get();
         if (matches(ifNoneMatch, found.etag())) {
-            return new NotModified(found.etag());
+            return new NotModified(found.etag(), candidate);
         }
-        return new Found(found, ContentTypes.of(candidate));
+        return new Found(found, ContentTypes.of(candidate), candidate);
     }
 
     /**

@@ -2,26 +2,20 @@ package dev.qaldy.runtime.sites.boundary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.qaldy.runtime.bundles.control.BundleStore;
-import dev.qaldy.runtime.bundles.control.ControlPlaneClient;
-import dev.qaldy.runtime.bundles.control.LiveVersions;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
 import dev.qaldy.runtime.platform.CellCredentials;
-import dev.qaldy.runtime.sandbox.control.AppStore;
-import dev.qaldy.runtime.sandbox.control.Sandbox;
 import dev.qaldy.runtime.testing.FakeControlPlane;
 import dev.qaldy.runtime.testing.FakeControlPlane.Reply;
 import dev.qaldy.runtime.testing.FakeHttp;
 import dev.qaldy.runtime.testing.TestBundles;
 import dev.qaldy.runtime.testing.TestCredentials;
+import dev.qaldy.runtime.testing.TestHost;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,16 +35,12 @@ class SiteServletTest {
     @BeforeEach
     void start() {
         CellCredentials credentials = TestCredentials.write(dir, cell);
-        Logger log = Logger.getLogger(SiteServletTest.class.getName());
-        ControlPlaneClient client = new ControlPlaneClient(api.url(), Duration.ofMillis(500), Duration.ofSeconds(2),
-                1024 * 1024, credentials);
-        servlet = new SiteServlet(credentials, new LiveVersions(client, log),
-                new BundleStore(1 << 24, client, credentials, Clock.systemUTC(), log),
-                new Sandbox(200, 64L * 1024 * 1024, new AppStore(1 << 20), log), log, Duration.ofSeconds(30));
+        servlet = new TestHost(api.url(), credentials, dir.resolve("dc-cache"), Clock.systemUTC()).servlet;
         zip = TestBundles.zip(Map.of(
                 "qaldy.json", "{\"name\":\"guestbook\",\"kind\":\"app\",\"handler\":\"server.js\"}",
                 "public/index.html", "<h1>Guestbook</h1>",
                 "public/style.css", "body{}",
+                "public/digits.txt", "0123456789",
                 "server.js", "app.post('/api/sign', function (req) { return {json: {hi: req.json.name, who: req.person}}; });"
                         + "app.get('/api/loop', function () { for (;;) {} });"
                         + "app.get('/api/boom', function () { throw new Error('secret detail'); });"));
@@ -203,5 +193,72 @@ class SiteServletTest {
         FakeHttp.Response refused = get("/", gate("Accept", "text/html"));
         assertThat(refused.status).isEqualTo(502);
         assertThat(refused.text()).doesNotContain("evil");
+    }
+
+    @Test
+    void one_byte_range_is_206_with_its_content_range() throws Exception {
+        FakeHttp.Response first = get("/digits.txt", gate("Range", "bytes=2-5"));
+        assertThat(first.status).isEqualTo(206);
+        assertThat(first.text()).isEqualTo("2345");
+        assertThat(first.header("Content-Range")).isEqualTo("bytes 2-5/10");
+        assertThat(first.header("Content-Length")).isEqualTo("4");
+        assertThat(first.header("Accept-Ranges")).isEqualTo("bytes");
+        assertThat(first.header("Content-Type")).isEqualTo("text/plain; charset=utf-8");
+        assertThat(first.header("ETag")).startsWith("\"");
+
+        FakeHttp.Response open = get("/digits.txt", gate("Range", "bytes=7-"));
+        assertThat(open.status).isEqualTo(206);
+        assertThat(open.text()).isEqualTo("789");
+        assertThat(open.header("Content-Range")).isEqualTo("bytes 7-9/10");
+
+        FakeHttp.Response suffix = get("/digits.txt", gate("Range", "bytes=-3"));
+        assertThat(suffix.status).isEqualTo(206);
+        assertThat(suffix.text()).isEqualTo("789");
+
+        FakeHttp.Response past = get("/digits.txt", gate("Range", "bytes=8-100"));
+        assertThat(past.status).isEqualTo(206);
+        assertThat(past.text()).isEqualTo("89");
+        assertThat(past.header("Content-Range")).isEqualTo("bytes 8-9/10");
+    }
+
+    @Test
+    void a_range_past_the_end_is_416_and_several_ranges_get_the_whole_file() throws Exception {
+        FakeHttp.Response beyond = get("/digits.txt", gate("Range", "bytes=10-"));
+        assertThat(beyond.status).isEqualTo(416);
+        assertThat(beyond.header("Content-Range")).isEqualTo("bytes */10");
+        assertThat(beyond.text()).doesNotContain("0123");
+
+        FakeHttp.Response several = get("/digits.txt", gate("Range", "bytes=0-1,4-5"));
+        assertThat(several.status).isEqualTo(200);
+        assertThat(several.text()).isEqualTo("0123456789");
+
+        FakeHttp.Response malformed = get("/digits.txt", gate("Range", "bytes=5-2"));
+        assertThat(malformed.status).isEqualTo(200);
+        assertThat(malformed.text()).isEqualTo("0123456789");
+    }
+
+    @Test
+    void head_sends_the_headers_of_the_whole_file_and_no_body_even_with_a_range() throws Exception {
+        FakeHttp.Response head = send("HEAD", "/digits.txt", gate("Range", "bytes=0-1"), "");
+        assertThat(head.status).isEqualTo(200);
+        assertThat(head.header("Content-Length")).isEqualTo("10");
+        assertThat(head.header("Accept-Ranges")).isEqualTo("bytes");
+        assertThat(head.header("Content-Range")).isNull();
+        assertThat(head.body.size()).isZero();
+    }
+
+    @Test
+    void if_range_with_another_etag_gets_the_whole_file() throws Exception {
+        String etag = get("/digits.txt", gate()).header("ETag");
+        assertThat(get("/digits.txt", gate("Range", "bytes=0-0", "If-Range", etag)).status).isEqualTo(206);
+        FakeHttp.Response stale = get("/digits.txt", gate("Range", "bytes=0-0", "If-Range", "\"old\""));
+        assertThat(stale.status).isEqualTo(200);
+        assertThat(stale.text()).isEqualTo("0123456789");
+    }
+
+    @Test
+    void every_answer_from_the_code_says_where_it_came_from() throws Exception {
+        assertThat(get("/", gate()).header("X-Qaldy-Code")).isEqualTo("api");
+        assertThat(send("POST", "/api/sign", gate(), "{\"name\":\"Ada\"}").header("X-Qaldy-Code")).isEqualTo("api");
     }
 }

@@ -1,0 +1,99 @@
+package dev.qaldy.runtime.testing;
+
+import dev.qaldy.runtime.bundles.control.AppCode;
+import dev.qaldy.runtime.bundles.control.BundleStore;
+import dev.qaldy.runtime.bundles.control.ControlPlaneClient;
+import dev.qaldy.runtime.bundles.control.DataCentreCache;
+import dev.qaldy.runtime.bundles.control.LiveVersions;
+import dev.qaldy.runtime.platform.CellCredentials;
+import dev.qaldy.runtime.sandbox.control.AppStore;
+import dev.qaldy.runtime.sandbox.control.Sandbox;
+import dev.qaldy.runtime.sites.boundary.SiteServlet;
+import dev.qaldy.runtime.sites.control.ServedFiles;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * One runtime host, wired by hand as CDI would: its own memory, a data-centre cache directory it may
+ * share with other hosts, a clock the test moves, and the log records it wrote. A new instance
+ * over the same directory is a host restarted.
+ */
+public final class TestHost {
+
+    public static final Duration FRESHNESS = Duration.ofSeconds(5);
+    public static final Duration LIVE_MEMORY = Duration.ofMinutes(30);
+
+    public final DataCentreCache copies;
+    public final LiveVersions liveVersions;
+    public final BundleStore bundles;
+    public final AppCode code;
+    public final SiteServlet servlet;
+    public final List<LogRecord> logged = new CopyOnWriteArrayList<>();
+
+    public TestHost(String apiUrl, CellCredentials credentials, Path dcCache, Clock clock) {
+        Logger log = Logger.getAnonymousLogger();
+        log.addHandler(new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+        ControlPlaneClient client = new ControlPlaneClient(apiUrl, Duration.ofMillis(500), Duration.ofSeconds(2),
+                1024 * 1024, credentials);
+        copies = new DataCentreCache(dcCache, 1L << 30, 1024 * 1024, credentials, clock, log);
+        liveVersions = new LiveVersions(client, copies, FRESHNESS, LIVE_MEMORY, clock, log);
+        bundles = new BundleStore(1 << 24, client, copies, credentials, clock, log);
+        code = new AppCode(liveVersions, bundles, copies, log);
+        servlet = new SiteServlet(credentials, code, new ServedFiles(copies),
+                new Sandbox(200, 64L * 1024 * 1024, new AppStore(1 << 20), log), log, Duration.ofSeconds(30));
+    }
+
+    /** The headers the gate sends for {@code app}, plus name/value pairs. */
+    public static Map<String, String> gate(String app, String... more) {
+        Map<String, String> headers = new HashMap<>(Map.of("X-Qaldy-Service-Token", TestCredentials.TOKEN,
+                "X-Qaldy-App", app, "X-Qaldy-Person-Email", "ada@example.com"));
+        for (int i = 0; i < more.length; i += 2) {
+            headers.put(more[i], more[i + 1]);
+        }
+        return headers;
+    }
+
+    public FakeHttp.Response send(String method, String uri, Map<String, String> headers, String body) {
+        FakeHttp.Response response = new FakeHttp.Response();
+        try {
+            servlet.service(FakeHttp.request(method, uri, headers, body.getBytes(StandardCharsets.UTF_8)),
+                    response.servlet);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return response;
+    }
+
+    public FakeHttp.Response get(String app, String uri, String... headers) {
+        return send("GET", uri, gate(app, headers), "");
+    }
+
+    /** The messages logged at {@code level} or above, formatted. */
+    public List<String> messages(java.util.logging.Level level) {
+        java.util.logging.SimpleFormatter formatter = new java.util.logging.SimpleFormatter();
+        return logged.stream().filter(r -> r.getLevel().intValue() >= level.intValue())
+                .map(formatter::formatMessage).toList();
+    }
+}
