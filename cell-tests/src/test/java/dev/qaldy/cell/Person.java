@@ -152,7 +152,12 @@ public final class Person {
     }
 
     private HttpRequest.Builder browser(String app, String path) {
-        HttpRequest.Builder request = cell.request(cell.appHost(app), path).header("Accept", "text/html,*/*");
+        return browserRequest("gate", app, path);
+    }
+
+    /** A browser-like request to one gate ("gate" or "gate2") on the app's origin, with this person's cookie. */
+    public HttpRequest.Builder browserRequest(String gate, String app, String path) {
+        HttpRequest.Builder request = cell.request(gate, cell.appHost(app), path).header("Accept", "text/html,*/*");
         String cookie = appCookies.get(app);
         if (cookie != null) {
             request.header("Cookie", cookie);

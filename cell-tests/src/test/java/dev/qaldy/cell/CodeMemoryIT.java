@@ -1,0 +1,181 @@
+package dev.qaldy.cell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Issue 4 on a real cell: the runtime host remembers an app's code in memory and in a sealed copy
+ * in the data-centre cache, reads the copy only when the API cannot be asked, and never serves a
+ * copy that does not verify. Freshness windows are shortened to 1 s through config.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CodeMemoryIT {
+
+    static Cell cell;
+    static Person owner;
+
+    @BeforeAll
+    static void startCell() throws Exception {
+        cell = Cell.up("code", Map.of(
+                "QALDY_NO_SEED", "1",
+                "QALDY_OPTS_GATE", "-Dqaldy.gate.access-freshness=PT1S -Dqaldy.gate.access-timeout-ms=500",
+                "QALDY_OPTS_RUNTIME", "-Dqaldy.runtime.live-freshness=PT1S"));
+        owner = Person.signUp(cell, "coder@example.com");
+        owner.publish("notes", cell.root().resolve("examples/guestbook"));
+        owner.openApp("notes");
+    }
+
+    @AfterAll
+    static void stopCell() {
+        if (cell != null) {
+            cell.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void a_runtime_host_restarted_during_an_outage_serves_the_app_from_the_sealed_copy() throws Exception {
+        HttpResponse<String> page = owner.get("notes", "/");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("X-Qaldy-Code")).hasValue("api");
+        String etag = page.headers().firstValue("ETag").orElseThrow();
+        assertThat(copies("notes", ".bundle")).hasSize(1);
+
+        cell.qaldy("stop", "control", "--kill");
+        try {
+            cell.qaldy("stop", "runtime");
+            cell.qaldy("start", "runtime");
+            HttpResponse<String> fromCopy = owner.get("notes", "/");
+            assertThat(fromCopy.statusCode()).as(fromCopy.body()).isEqualTo(200);
+            assertThat(fromCopy.headers().firstValue("X-Qaldy-Code")).hasValue("dc-copy");
+            assertThat(fromCopy.headers().firstValue("ETag")).hasValue(etag);
+            assertThat(fromCopy.body()).isEqualTo(page.body());
+            HttpResponse<String> handler = owner.postJson("notes", "/api/sign", "{\"name\":\"Outage Olga\",\"message\":\"still here\"}");
+            assertThat(handler.statusCode()).as("the code runs from the copy").isEqualTo(200);
+            HttpResponse<String> neverServed = owner.get("notes", "/style-never-served.css");
+            assertThat(neverServed.statusCode()).as("a file never served here needs the API").isEqualTo(503);
+        } finally {
+            cell.qaldy("start", "control");
+        }
+    }
+
+    @Test
+    @Order(2)
+    void a_tampered_copy_is_refused_and_deleted_and_the_app_gets_503_never_the_tampered_code() throws Exception {
+        assertThat(owner.get("notes", "/").statusCode()).isEqualTo(200);
+        Path copy = copies("notes", ".bundle").get(0);
+        cell.qaldy("stop", "control", "--kill");
+        try {
+            byte[] bytes = Files.readAllBytes(copy);
+            bytes[bytes.length - 10] ^= 0x01;
+            Files.write(copy, bytes);
+            cell.qaldy("stop", "runtime");
+            cell.qaldy("start", "runtime");
+            HttpResponse<String> refused = owner.get("notes", "/");
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(refused.body()).doesNotContain("Guestbook");
+            assertThat(copy).doesNotExist();
+        } finally {
+            cell.qaldy("start", "control");
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> owner.get("notes", "/").statusCode() == 200);
+        assertThat(copies("notes", ".bundle")).as("the copy is written again once the API answers").hasSize(1);
+    }
+
+    @Test
+    @Order(3)
+    void a_promoted_version_is_served_within_the_freshness_window_and_through_an_outage() throws Exception {
+        Path source = Files.createTempDirectory(cell.var(), "notes-v2");
+        copyTree(cell.root().resolve("examples/guestbook"), source);
+        Path index = source.resolve("public/index.html");
+        Files.writeString(index, Files.readString(index).replace("</body>", "<p id=\"v2\">Version two</p></body>"));
+        long v2 = owner.build("notes", Person.zip(source));
+        assertThat(owner.api("PUT", "/apps/notes/live", "{\"version\":" + v2 + "}").statusCode()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> owner.get("notes", "/").body().contains("Version two"));
+
+        cell.qaldy("stop", "control", "--kill");
+        try {
+            Thread.sleep(1_500);
+            HttpResponse<String> during = owner.get("notes", "/");
+            assertThat(during.statusCode()).isEqualTo(200);
+            assertThat(during.body()).contains("Version two");
+            assertThat(during.headers().firstValue("X-Qaldy-Code")).hasValue("memory");
+        } finally {
+            cell.qaldy("start", "control");
+        }
+    }
+
+    @Test
+    @Order(4)
+    void a_deleted_app_cannot_come_back_from_a_copy_while_the_api_answers() throws Exception {
+        assertThat(owner.get("notes", "/").statusCode()).isEqualTo(200);
+        assertThat(copies("notes", ".bundle")).isNotEmpty();
+        assertThat(owner.api("DELETE", "/apps/notes", null).statusCode()).isEqualTo(204);
+
+        HttpResponse<String> viaGate = owner.get("notes", "/");
+        assertThat(viaGate.statusCode()).isEqualTo(404);
+        HttpResponse<String> atRuntime = runtimeDirect("notes", "/");
+        assertThat(atRuntime.statusCode()).as("the runtime host asks first, even holding a copy").isEqualTo(404);
+        assertThat(copies("notes", ".bundle")).as("the copy files are gone").isEmpty();
+    }
+
+    @Test
+    @Order(5)
+    void traversal_paths_are_refused() throws Exception {
+        Person other = Person.signUp(cell, "paths@example.com");
+        other.publish("paths", cell.root().resolve("examples/guestbook"));
+        other.openApp("paths");
+        for (String path : new String[] {"/../qaldy.json", "/%2e%2e/server.js", "/..%5cserver.js", "/a/%2E%2E/%2E%2E/server.js"}) {
+            int status = other.get("paths", path).statusCode();
+            assertThat(status).as(path).isEqualTo(400);
+        }
+        assertThat(other.get("paths", "/server.js").statusCode()).as("only public/ is served").isEqualTo(404);
+    }
+
+    /** A request straight to the runtime host, as the gate would send it (service token, app header). */
+    static HttpResponse<String> runtimeDirect(String app, String path) throws Exception {
+        String token = Files.readString(cell.var().resolve("keys/service-token")).trim();
+        return cell.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("runtime") + path))
+                .header("X-Qaldy-Service-Token", token).header("X-Qaldy-App", app)
+                .header("X-Qaldy-Person-Email", owner.email).GET().build());
+    }
+
+    static java.util.List<Path> copies(String app, String suffix) throws Exception {
+        Path dir = cell.var().resolve("dc-cache");
+        if (!Files.isDirectory(dir)) {
+            return java.util.List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(app + ".")
+                    && p.getFileName().toString().endsWith(suffix)).toList();
+        }
+    }
+
+    static void copyTree(Path from, Path to) throws Exception {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path p : files.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+package dev.qaldy.cell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.contract.session.SessionTokens;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Issue 3 on a real cell with two gates: the control plane killed, hung (SIGSTOP) and cut from
+ * its database for real; the seed's rule "keeps what it knew for a bounded time, refuses what it
+ * never knew" checked as people see it. Durations are shortened through config: access memory
+ * 40 s, freshness 1 s, API timeout 500 ms.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GateOutageIT {
+
+    static final Duration MEMORY = Duration.ofSeconds(40);
+    static Cell cell;
+    static Person owner;
+    static Person viewer;
+    static Person denied;
+    static Person stranger;
+
+    @BeforeAll
+    static void startCell() throws Exception {
+        cell = Cell.up("outage", Map.of(
+                "QALDY_NO_SEED", "1",
+                "QALDY_OPTS_GATE", "-Dqaldy.gate.access-memory=PT40S -Dqaldy.gate.access-freshness=PT1S"
+                        + " -Dqaldy.gate.access-timeout-ms=500 -Dqaldy.gate.breaker-delay-ms=2000",
+                "QALDY_OPTS_RUNTIME", "-Dqaldy.runtime.live-freshness=PT1S"), true);
+        owner = Person.signUp(cell, "owner@example.com");
+        viewer = Person.signUp(cell, "viewer@example.com");
+        denied = Person.signUp(cell, "denied@example.com");
+        stranger = Person.signUp(cell, "stranger@example.com");
+        owner.publish("memo", cell.root().resolve("examples/guestbook"));
+        assertThat(owner.api("POST", "/apps/memo/shares", "{\"email\":\"viewer@example.com\"}").statusCode()).isEqualTo(201);
+        for (Person p : new Person[] {owner, viewer, denied, stranger}) {
+            p.openApp("memo");
+        }
+    }
+
+    @AfterAll
+    static void stopCell() {
+        if (cell != null) {
+            cell.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void killed_api_people_already_allowed_keep_access_until_the_memory_passes_since_the_api_last_said_so() throws Exception {
+        assertAccess(owner.get("memo", "/"), 200, "asked");
+        assertThat(denied.get("memo", "/").statusCode()).isEqualTo(403);
+        Instant ownerAllowed = Instant.now();
+        Thread.sleep(15_000);
+        assertAccess(viewer.get("memo", "/"), 200, "asked");
+        Instant viewerAllowed = Instant.now();
+
+        cell.qaldy("stop", "control", "--kill");
+
+        HttpResponse<String> fromCopy = owner.get("memo", "/");
+        assertAccess(fromCopy, 200, "outage-copy");
+        assertThat(fromCopy.body()).contains("Guestbook");
+
+        HttpResponse<String> never = stranger.get("memo", "/");
+        assertThat(never.statusCode()).as("never seen → 503, not 403").isEqualTo(503);
+        assertThat(never.body()).contains("Temporarily unavailable");
+        assertThat(never.headers().firstValue("Retry-After")).isPresent();
+        assertThat(never.headers().firstValue("Cache-Control").orElse("")).contains("no-store");
+        assertThat(never.headers().firstValue("WWW-Authenticate")).isEmpty();
+
+        assertThat(denied.get("memo", "/").statusCode()).as("a remembered deny stays a deny").isEqualTo(403);
+
+        sleepUntil(ownerAllowed.plus(MEMORY).plusSeconds(2));
+        assertThat(owner.get("memo", "/").statusCode()).as("owner: memory passed since the API's last allow").isEqualTo(503);
+        assertAccess(viewer.get("memo", "/"), 200, "outage-copy");
+        sleepUntil(viewerAllowed.plus(MEMORY).plusSeconds(2));
+        assertThat(viewer.get("memo", "/").statusCode()).isEqualTo(503);
+
+        cell.qaldy("start", "control");
+        assertAccess(owner.get("memo", "/"), 200, "asked");
+    }
+
+    @Test
+    @Order(2)
+    void hung_api_remembered_people_are_answered_without_waiting_once_the_breaker_is_open() throws Exception {
+        assertAccess(owner.get("memo", "/"), 200, "asked");
+        Thread.sleep(1_200); // past the freshness window: the next request asks the API
+        cell.signal("control", "STOP");
+        try {
+            for (int i = 0; i < 6; i++) {
+                assertAccess(owner.get("memo", "/"), 200, "outage-copy");
+            }
+            long start = System.nanoTime();
+            HttpResponse<String> quick = owner.get("memo", "/");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertAccess(quick, 200, "outage-copy");
+            assertThat(ms).as("answered from the copy without waiting for the 500 ms timeout").isLessThan(450);
+            assertThat(stranger.get("memo", "/").statusCode()).isEqualTo(503);
+        } finally {
+            cell.signal("control", "CONT");
+        }
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> "asked".equals(owner.get("memo", "/").headers().firstValue("X-Qaldy-Access").orElse("")));
+    }
+
+    @Test
+    @Order(3)
+    void database_down_the_api_answers_5xx_which_is_a_failure_like_any_other() throws Exception {
+        assertAccess(owner.get("memo", "/"), 200, "asked");
+        Thread.sleep(1_200);
+        cell.qaldy("stop", "db");
+        try {
+            assertAccess(owner.get("memo", "/"), 200, "outage-copy");
+            assertThat(stranger.get("memo", "/").statusCode()).isEqualTo(503);
+            assertThat(denied.get("memo", "/").statusCode()).isEqualTo(403);
+        } finally {
+            cell.qaldy("start", "db");
+        }
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> "asked".equals(owner.get("memo", "/").headers().firstValue("X-Qaldy-Access").orElse("")));
+    }
+
+    @Test
+    @Order(4)
+    void a_revoked_person_is_never_let_in_from_a_copy_on_either_gate_even_if_the_api_dies_at_once() throws Exception {
+        assertThat(cell.send(viewer.browserRequest("gate", "memo", "/").GET().build()).statusCode()).isEqualTo(200);
+        assertThat(cell.send(viewer.browserRequest("gate2", "memo", "/").GET().build()).statusCode()).isEqualTo(200);
+        assertThat(cell.send(owner.browserRequest("gate2", "memo", "/").GET().build()).statusCode()).isEqualTo(200);
+
+        assertThat(owner.api("DELETE", "/apps/memo/shares/viewer@example.com", null).statusCode()).isEqualTo(204);
+        assertThat(cell.send(viewer.browserRequest("gate", "memo", "/").GET().build()).statusCode())
+                .as("the API's deny replaces the copy").isEqualTo(403);
+        cell.qaldy("stop", "control", "--kill");
+        try {
+            assertThat(cell.send(viewer.browserRequest("gate", "memo", "/").GET().build()).statusCode())
+                    .as("remembered deny during the outage").isEqualTo(403);
+            assertThat(cell.send(viewer.browserRequest("gate2", "memo", "/").GET().build()).statusCode())
+                    .as("gate2's copy was cleared by the push before the API answered the revoke").isEqualTo(503);
+            assertThat(cell.send(owner.browserRequest("gate2", "memo", "/").GET().build()).statusCode())
+                    .as("the push cleared the whole app's copy on gate2").isEqualTo(503);
+        } finally {
+            cell.qaldy("start", "control");
+        }
+    }
+
+    @Test
+    @Order(5)
+    void a_gate_restarted_during_an_outage_refuses_everyone_with_503() throws Exception {
+        assertAccess(owner.get("memo", "/"), 200, "asked");
+        cell.qaldy("stop", "control", "--kill");
+        try {
+            assertAccess(owner.get("memo", "/"), 200, "outage-copy");
+            cell.qaldy("stop", "gate");
+            cell.qaldy("start", "gate");
+            HttpResponse<String> afterRestart = owner.get("memo", "/");
+            assertThat(afterRestart.statusCode()).isEqualTo(503);
+            assertThat(afterRestart.body()).contains("Temporarily unavailable");
+            assertThat(afterRestart.headers().allValues("Set-Cookie")).as("an outage never signs anyone out").isEmpty();
+        } finally {
+            cell.qaldy("start", "control");
+        }
+    }
+
+    @Test
+    @Order(6)
+    void bad_sessions_and_hosts_get_a_clear_4xx_and_reach_no_app() throws Exception {
+        String expired = SessionTokens.sign(new Session(1, "owner@example.com", "expired",
+                Instant.now().minusSeconds(7200), Instant.now().minusSeconds(3600)),
+                CellKeys.readPrivateKey(cell.var().resolve("keys/cell.key.pem")));
+        for (String cookie : new String[] {"qaldy_session=%%%garbage", "qaldy_session=" + expired, "qaldy_session="}) {
+            HttpResponse<String> response = cell.send(cell.request(cell.appHost("memo"), "/")
+                    .header("Accept", "application/json").header("Cookie", cookie).GET().build());
+            assertThat(response.statusCode()).as(cookie).isEqualTo(401);
+        }
+        HttpResponse<String> unknownApp = cell.send(owner.browserRequest("gate", "nosuchapp", "/").GET().build());
+        assertThat(unknownApp.statusCode()).isIn(302, 401, 404);
+        for (String host : new String[] {"memo.localhost.:" + cell.port("gate"), "memo.evil.com", "memo..localhost", "x.memo.localhost"}) {
+            assertThat(cell.send(cell.request(host, "/").GET().build()).statusCode()).as(host).isEqualTo(400);
+        }
+    }
+
+    static void assertAccess(HttpResponse<String> response, int status, String source) {
+        assertThat(response.statusCode()).as(response.uri() + " " + response.body()).isEqualTo(status);
+        assertThat(response.headers().firstValue("X-Qaldy-Access")).as("X-Qaldy-Access").hasValue(source);
+    }
+
+    static void sleepUntil(Instant when) throws InterruptedException {
+        long ms = Duration.between(Instant.now(), when).toMillis();
+        if (ms > 0) {
+            Thread.sleep(ms);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.qaldy.status.boundary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.qaldy.status.probes.entity.CellsFormat;
+import dev.qaldy.status.probes.entity.DayCount;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.time.LocalDate;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** uptime.json: 90 UTC days per component, oldest first, null for days without data. */
+class UptimeViewTest {
+
+    @Test
+    void ninetyDaysPerComponent() {
+        LocalDate today = LocalDate.of(2025, 4, 1);
+        JsonObject uptime = UptimeView.of("Qaldy status",
+                CellsFormat.parse("local=gate:http://a:1,control:http://a:2").get(0).components(),
+                List.of(new DayCount("local.gate", today.toEpochDay(), 3, 1, 0)), today, 90, 0);
+
+        assertThat(uptime.getInt("days")).isEqualTo(90);
+        assertThat(uptime.getString("first_day")).isEqualTo("2025-01-02");
+        assertThat(uptime.getString("last_day")).isEqualTo("2025-04-01");
+        assertThat(uptime.getJsonArray("components")).hasSize(5);
+        JsonObject gate = uptime.getJsonArray("components").getJsonObject(0);
+        assertThat(gate.getString("id")).isEqualTo("local.gate");
+        assertThat(gate.getJsonNumber("uptime_percent").doubleValue()).isEqualTo(75.0);
+        assertThat(gate.getJsonArray("days")).hasSize(90);
+        JsonObject last = gate.getJsonArray("days").getJsonObject(89);
+        assertThat(last.getString("date")).isEqualTo("2025-04-01");
+        assertThat(last.getJsonNumber("uptime_percent").doubleValue()).isEqualTo(75.0);
+        assertThat(last.getInt("up")).isEqualTo(3);
+        assertThat(last.getInt("down")).isEqualTo(1);
+        assertThat(gate.getJsonArray("days").getJsonObject(0).get("uptime_percent")).isEqualTo(JsonValue.NULL);
+        assertThat(uptime.getJsonArray("components").getJsonObject(1).get("uptime_percent")).isEqualTo(JsonValue.NULL);
+    }
+}
