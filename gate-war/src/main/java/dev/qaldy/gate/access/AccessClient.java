@@ -23,8 +23,15 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
  * the {@code AccessClient/ask/…} keys in microprofile-config.properties.
  *
  * <p>The breaker counts only control-plane failures: {@link ControlPlaneUnavailable} (connect
- * error, read timeout, 5xx) and the {@code @Timeout}. A 4xx is returned as an
- * {@link AccessAnswer}, so it is a success to the breaker.
+ * refused or reset, read timeout, 5xx) and the {@code @Timeout}. The REST client maps no status to
+ * an exception ({@link ControlPlane}), so a 4xx comes back as an {@link AccessAnswer} and is a
+ * success to the breaker; a gate error (no service token) is not in {@code failOn} either. A full
+ * bulkhead is not counted: under a burst with a healthy API it would open the breaker for nothing.
+ * Every call, the half-open probe included, is bounded twice by the same value: {@code @Timeout}
+ * and the client's connect and read timeouts, so an API that accepts connections and never
+ * answers cannot hold a thread or keep the breaker half-open. While the breaker is open, calls
+ * fail at once with {@code CircuitBreakerOpenException}, and people who rest on the copy are
+ * answered without waiting.
  */
 @ApplicationScoped
 public class AccessClient {
@@ -65,12 +72,15 @@ public class AccessClient {
                 throw new ControlPlaneUnavailable("access answered HTTP " + response.getStatus());
             }
             if (response.getStatus() == 401 || response.getStatus() == 403) {
-                log.log(Level.WARNING, "gate: the control plane refused the gate's service token on access (HTTP {0})",
+                log.log(Level.WARNING, "gate: the control plane refused the gate''s service token on access (HTTP {0})",
                         response.getStatus());
             }
             String body = response.hasEntity() ? response.readEntity(String.class) : "";
             return AccessAnswer.read(response.getStatus(), body, app, personId);
         } catch (ProcessingException e) {
+            if (!FailureClass.causedByIo(e)) {
+                throw e; // not the network: a gate error, never a reason to use the copy
+            }
             throw new ControlPlaneUnavailable("access call failed: " + rootCause(e), e);
         }
     }

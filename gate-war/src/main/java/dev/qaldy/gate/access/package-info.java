@@ -1,2 +1,2 @@
-/** May this person open this app: the control plane's answer through one fault-tolerant client, and the policy that turns answers and failures into allow, deny or 503, never widening access. */
+/** May this person open this app: the control plane's answer through one fault-tolerant client, the in-memory copy of every answer (fresh for a short window, standing in for a failing control plane for at most the access memory, cleared by the control plane's sharing push), and the policy that turns answers, copies and failures into allow, deny or 503, never widening access. */
 package dev.qaldy.gate.access;

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -73,6 +75,28 @@ public class CellSecrets {
             throw new IllegalStateException("the service token is not loaded from " + serviceTokenFile);
         }
         return token;
+    }
+
+    /**
+     * True when {@code presented} is the service token, compared in constant time (both sides are
+     * hashed first, so not even the length leaks). False for null or blank.
+     *
+     * @throws IllegalStateException while the token file cannot be read (callers fail closed)
+     */
+    public boolean isServiceToken(String presented) {
+        String token = serviceToken();
+        if (presented == null || presented.isBlank()) {
+            return false;
+        }
+        return MessageDigest.isEqual(sha256(presented.trim()), sha256(token));
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
     }
 
     /** True when both the public key and the service token are loaded. */

@@ -50,6 +50,17 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "This app needs a valid Qaldy session: a session cookie or an Authorization: Bearer token.", null, null);
     }
 
+    /** A service endpoint called without the cell's service token. */
+    public static Page serviceUnauthorized() {
+        return new Page(401, "unauthorized", "Service token required",
+                "This endpoint is for the cell's own services and needs the X-Qaldy-Service-Token header.", null, null);
+    }
+
+    /** A service call whose body the gate cannot read. */
+    public static Page badRequest(String sentence) {
+        return new Page(400, "bad-request", "Bad request", sentence, null, null);
+    }
+
     public static Page forbidden(String email) {
         return new Page(403, "forbidden", "You don't have access to this app",
                 "You're signed in as " + email + "; ask the app's owner to share it with you.", null, null);
@@ -85,11 +96,15 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "The app host didn't answer; try again in a moment.", null, null);
     }
 
-    /** Seed: signing in and opening an app for the first time need the control plane. */
+    /**
+     * Seed: signing in and opening an app for the first time need the control plane; people who
+     * already opened the app keep their access.
+     */
     public static Page unavailable() {
         return new Page(503, "temporarily-unavailable", "Temporarily unavailable",
-                "Signing in and opening an app for the first time need Qaldy's control plane, "
-                        + "which isn't answering right now; please try again in a minute.", null, null);
+                "Signing in and opening an app for the first time need Qaldy's control plane, which isn't "
+                        + "answering right now; people who already opened this app keep their access, "
+                        + "so please try again in a minute.", null, null);
     }
 
     /** The API through the gate while the control plane is down. */

@@ -69,10 +69,12 @@ public final class ProxyHeaders {
 
     /**
      * True when an upstream's response header is copied back to the client: end-to-end headers
-     * except {@code Server} (the gate's server names itself; upstream software stays private).
+     * except {@code Server} (the gate's server names itself; upstream software stays private) and
+     * {@code X-Qaldy-Access} (only the gate says how access was decided).
      */
     public static boolean forwardResponseHeader(String name, Set<String> connectionTokens) {
-        return !name.startsWith(":") && !isHopByHop(name, connectionTokens) && !"server".equalsIgnoreCase(name);
+        return !name.startsWith(":") && !isHopByHop(name, connectionTokens) && !"server".equalsIgnoreCase(name)
+                && !"x-qaldy-access".equalsIgnoreCase(name);
     }
 
     /**

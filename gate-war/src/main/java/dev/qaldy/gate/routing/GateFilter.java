@@ -3,8 +3,10 @@ package dev.qaldy.gate.routing;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.access.AccessCheck;
 import dev.qaldy.gate.access.AccessDecision;
+import dev.qaldy.gate.access.SharingVersionPush;
 import dev.qaldy.gate.console.ConsoleFiles;
 import dev.qaldy.gate.platform.CellSecrets;
+import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
@@ -32,10 +34,12 @@ import java.util.logging.Logger;
 
 /**
  * The gate's hot path, every request in explicit steps: route (Host, then path) → session
- * (verified locally) → access (the control plane's answer, fail closed) → forward (streamed).
+ * (verified locally) → access (a fresh copy, else the control plane's answer, else on its failure
+ * the remembered copy; fail closed) → forward (streamed), marked with {@code X-Qaldy-Access}.
  * Issue 5 puts the shield before the session step and the spending cap after access.
- * Only the console's static files and the server's health endpoints (for any Host, so probes may
- * use an IP address) reach the rest of the chain.
+ * Only the console's static files, the server's health endpoints (for any Host, so probes may
+ * use an IP address) and, with the service token, its metrics reach the rest of the chain. The
+ * control plane's sharing push is answered for any Host, before routing.
  */
 @WebFilter(filterName = "gate", urlPatterns = "/*", dispatcherTypes = DispatcherType.REQUEST)
 public class GateFilter extends HttpFilter {
@@ -53,6 +57,9 @@ public class GateFilter extends HttpFilter {
 
     @Inject
     AccessCheck access;
+
+    @Inject
+    SharingVersionPush push;
 
     @Inject
     UpstreamProxy proxy;
@@ -78,6 +85,10 @@ public class GateFilter extends HttpFilter {
                 Pages.send(req, res, Page.methodNotAllowed());
                 return;
             }
+            if (SharingVersionPush.PATH.equals(req.getRequestURI())) {
+                push.receive(req, res); // the control plane calls every gate by address: any Host
+                return;
+            }
             HostRoute route = route(req);
             if (route instanceof HostRoute.App app) {
                 appOrigin(app.name(), req, res);
@@ -85,6 +96,8 @@ public class GateFilter extends HttpFilter {
                 publicOrigin(req, res, chain);
             } else if (PublicPath.of(req.getRequestURI()) == PublicPath.HEALTH) {
                 chain.doFilter(req, res); // probes may use an IP; health is local, never forwarded
+            } else if (PublicPath.of(req.getRequestURI()) == PublicPath.METRICS) {
+                metrics(req, res, chain);
             } else {
                 log.log(Level.FINE, "gate: refused Host {0}: {1}", new Object[] {req.getHeader("Host"), ((HostRoute.Bad) route).reason()});
                 Pages.send(req, res, Page.badHost());
@@ -114,6 +127,7 @@ public class GateFilter extends HttpFilter {
             case ROOT -> ConsoleFiles.redirectHome(res);
             case CONSOLE -> ConsoleFiles.serve(req, res, chain);
             case HEALTH -> chain.doFilter(req, res);
+            case METRICS -> metrics(req, res, chain);
             case API -> proxy.toControl(req, res);
             case INTERNAL, NO_ROUTE -> Pages.send(req, res, Page.noRoute());
             case BAD_PATH -> Pages.send(req, res, Page.badPath());
@@ -134,6 +148,7 @@ public class GateFilter extends HttpFilter {
     private void appTraffic(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
         Optional<ECPublicKey> key = secrets.publicKey();
         if (key.isEmpty()) {
+            res.setHeader(AccessDecision.HEADER, "refused");
             Pages.send(req, res, Page.unavailable());
             return;
         }
@@ -147,11 +162,36 @@ public class GateFilter extends HttpFilter {
         }
         Session session = valid.session();
         AccessDecision decision = access.check(app, session);
+        res.setHeader(AccessDecision.HEADER, decision.header());
         if (decision.allowed()) {
             proxy.toRuntime(app, session, req, res);
             return;
         }
         Pages.send(req, res, refusal(decision, app, session));
+    }
+
+    /**
+     * {@code /metrics} (Payara's MicroProfile Metrics, served inside this root WAR) only for the
+     * cell's own scrapers: with the service token in {@code X-Qaldy-Service-Token} or as
+     * {@code Authorization: Bearer}; for anyone else it does not exist (404).
+     */
+    private void metrics(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
+        String bearer = req.getHeader("Authorization");
+        boolean trusted;
+        try {
+            trusted = secrets.isServiceToken(req.getHeader(ControlPlane.SERVICE_TOKEN_HEADER))
+                    || (bearer != null && bearer.regionMatches(true, 0, "Bearer ", 0, 7)
+                            && secrets.isServiceToken(bearer.substring(7)));
+        } catch (IllegalStateException e) {
+            trusted = false;
+        }
+        if (trusted) {
+            res.setHeader("Cache-Control", "no-store");
+            chain.doFilter(req, res);
+        } else {
+            Pages.send(req, res, Page.noRoute());
+        }
     }
 
     /** Step 2: the session, from {@code Authorization: Bearer} or the {@code qaldy_session} cookie. */

@@ -16,6 +16,8 @@ public enum PublicPath {
     CONSOLE,
     /** {@code /health} and below: the gate's own MicroProfile Health, if the server routes it here. */
     HEALTH,
+    /** {@code /metrics} and below: the server's MicroProfile Metrics, for the service token only. */
+    METRICS,
     /** {@code /api} and below, except internal: proxied to the control plane. */
     API,
     /** {@code /api/v1/internal} and below, in any letter case: never proxied from outside (404). */
@@ -54,6 +56,9 @@ public enum PublicPath {
         }
         if (under(path, "/health")) {
             return HEALTH;
+        }
+        if (under(path, "/metrics")) {
+            return METRICS;
         }
         if (under(path.toLowerCase(Locale.ROOT), "/api/v1/internal")) {
             return INTERNAL;

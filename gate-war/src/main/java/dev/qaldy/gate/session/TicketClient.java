@@ -51,7 +51,7 @@ public class TicketClient {
         String body = Json.createObjectBuilder().add("ticket", ticket).add("app", app).build().toString();
         try (Response response = api.redeem(secrets.serviceToken(), body)) {
             if (response.getStatus() == 401 || response.getStatus() == 403) {
-                log.log(Level.WARNING, "gate: the control plane refused the gate's service token on ticket redeem (HTTP {0})",
+                log.log(Level.WARNING, "gate: the control plane refused the gate''s service token on ticket redeem (HTTP {0})",
                         response.getStatus());
             }
             String entity = response.hasEntity() ? response.readEntity(String.class) : "";

@@ -13,12 +13,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A fake control plane and a fake runtime host on loopback ephemeral ports, speaking the
- * internal contract just enough for the gate, and recording what reached them.
+ * internal contract just enough for the gate, and recording what reached them. Its access
+ * endpoint can be made to fail (HTTP 503) or hang (accept and never answer) on demand.
  */
 final class FakeUpstreams {
 
@@ -32,6 +36,21 @@ final class FakeUpstreams {
 
     static final long ANN = 7;
     static final String GOOD_TICKET = "good-ticket-0123456789";
+
+    /** How the access endpoint behaves. */
+    enum AccessMode {
+        /** Answers from {@link #share} and {@link #version}. */
+        ANSWER,
+        /** HTTP 503, like an API whose database is down. */
+        FAIL,
+        /** Accepts the request and never answers, until the mode changes. */
+        HANG
+    }
+
+    private volatile AccessMode accessMode = AccessMode.ANSWER;
+    private volatile CountDownLatch hung = new CountDownLatch(1);
+    private final Map<String, Map<Long, Boolean>> shares = new ConcurrentHashMap<>();
+    private final Map<String, Long> versions = new ConcurrentHashMap<>();
 
     final Queue<Seen> atControl = new ConcurrentLinkedQueue<>();
     final Queue<Seen> atRuntime = new ConcurrentLinkedQueue<>();
@@ -56,6 +75,32 @@ final class FakeUpstreams {
         runtime.start();
     }
 
+    /** Changes how the access endpoint behaves; leaving {@link AccessMode#HANG} lets hung requests go. */
+    void accessMode(AccessMode mode) {
+        if (mode == AccessMode.HANG) {
+            hung = new CountDownLatch(1);
+            accessMode = mode;
+        } else {
+            accessMode = mode;
+            hung.countDown();
+        }
+    }
+
+    /** Whether {@code person} may open {@code app} (an app with any share is known; others are 404 but guestbook). */
+    void share(String app, long person, boolean allowed) {
+        shares.computeIfAbsent(app, a -> new ConcurrentHashMap<>()).put(person, allowed);
+    }
+
+    /** The sharing version answers about {@code app} carry. */
+    void version(String app, long version) {
+        versions.put(app, version);
+    }
+
+    /** How many access questions reached the fake. */
+    long accessCalls() {
+        return atControl.stream().filter(s -> s.uri().startsWith("/api/v1/internal/access")).count();
+    }
+
     int controlPort() {
         return control.getAddress().getPort();
     }
@@ -69,6 +114,7 @@ final class FakeUpstreams {
     }
 
     void stop() {
+        hung.countDown();
         control.stop(0);
         runtime.stop(0);
     }
@@ -82,15 +128,30 @@ final class FakeUpstreams {
             Map<String, String> query = query(ex.getRequestURI().getRawQuery());
             String app = query.get("app");
             long person = Long.parseLong(query.get("person"));
+            AccessMode mode = accessMode;
+            if (mode == AccessMode.HANG) {
+                await(hung, 30_000);
+                mode = accessMode;
+            }
+            if (mode != AccessMode.ANSWER) {
+                json(ex, 503, "{\"status\":503}");
+                return;
+            }
+            Map<Long, Boolean> shared = shares.get(app);
             switch (app) {
                 case "guestbook" -> json(ex, 200, "{\"app\":\"guestbook\",\"personId\":" + person + ",\"decision\":\""
                         + (person == ANN ? "allow" : "deny") + "\",\"sharingVersion\":3}");
                 case "broken" -> json(ex, 500, "{\"status\":500}");
-                case "slow" -> {
-                    sleep(3000);
-                    json(ex, 200, "{}");
+                case "locked" -> json(ex, 403, "{\"status\":403}");
+                default -> {
+                    if (shared == null) {
+                        json(ex, 404, "{\"status\":404}");
+                    } else {
+                        json(ex, 200, "{\"app\":\"" + app + "\",\"personId\":" + person + ",\"decision\":\""
+                                + (shared.getOrDefault(person, false) ? "allow" : "deny") + "\",\"sharingVersion\":"
+                                + versions.getOrDefault(app, 1L) + "}");
+                    }
                 }
-                default -> json(ex, 404, "{\"status\":404}");
             }
         } else if (path.equals("/api/v1/internal/tickets/redeem")) {
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
@@ -173,9 +234,9 @@ final class FakeUpstreams {
         return query;
     }
 
-    private static void sleep(long millis) {
+    private static void await(CountDownLatch latch, long millis) {
         try {
-            Thread.sleep(millis);
+            latch.await(millis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The gate WAR on a real Payara Micro, in front of a fake control plane and runtime host:
- * routing, sign-in by ticket, header hygiene, streaming, limits, and the control plane failing.
+ * routing, sign-in by ticket, header hygiene, streaming, limits, and the control plane failing,
+ * hanging and coming back with the access memory (freshness shortened to 1 s).
  * One Micro for the whole class; it is destroyed in {@link #stop()}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -42,6 +43,12 @@ class GateIT {
     private static final String ANN = token(new Session(7, "ann@example.com", "it-1", Instant.now(), Instant.now().plusSeconds(3600)), CELL);
     private static final String BOB = token(new Session(8, "bob@example.com", "it-2", Instant.now(), Instant.now().plusSeconds(3600)), CELL);
     private static final String FOREIGN = token(new Session(7, "ann@example.com", "it-3", Instant.now(), Instant.now().plusSeconds(3600)), OTHER);
+    private static final String CAROL = person(9);
+    private static final String DAVE = person(10);
+    /** The freshness window the gate runs with here. */
+    private static final Duration FRESH = Duration.ofSeconds(1);
+    /** What the gate says about how access was decided. */
+    private static final String ACCESS = "X-Qaldy-Access";
 
     private static FakeUpstreams fakes;
     private static Process micro;
@@ -50,6 +57,10 @@ class GateIT {
 
     private static String token(Session session, KeyPair keys) {
         return SessionTokens.sign(session, (ECPrivateKey) keys.getPrivate());
+    }
+
+    private static String person(long id) {
+        return token(new Session(id, "p" + id + "@example.com", "it-p" + id, Instant.now(), Instant.now().plusSeconds(3600)), CELL);
     }
 
     @BeforeAll
@@ -64,6 +75,7 @@ class GateIT {
             port = free.getLocalPort();
         }
         log = dir.resolve("micro.log");
+        deleteTree(dir.resolve("micro")); // a reused root directory redeploys the last WAR while the listener is up
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
@@ -74,6 +86,7 @@ class GateIT {
                 "-Dqaldy.service-token-file=" + dir.resolve("service-token"),
                 "-Dqaldy.gate.access-timeout-ms=300",
                 "-Dqaldy.gate.breaker-delay-ms=1500",
+                "-Dqaldy.gate.access-freshness=" + FRESH,
                 "-Dqaldy.gate.max-body-bytes=" + MAX_BODY,
                 "-jar", System.getProperty("gate.it.microJar"),
                 "--nocluster", "--port", Integer.toString(port), "--rootdir", dir.resolve("micro").toString(),
@@ -83,7 +96,7 @@ class GateIT {
         while (true) {
             assertThat(micro.isAlive()).as("Payara Micro exited; see %s", log).isTrue();
             try {
-                if (get("localhost:" + port, "/health/ready").status() == 200) {
+                if (get("localhost:" + port, "/health/ready").status() == 200 && get("localhost:" + port, "/").status() == 302) {
                     break;
                 }
             } catch (IOException notYet) {
@@ -91,6 +104,17 @@ class GateIT {
             }
             assertThat(System.nanoTime()).as("gate not ready in 180 s; see %s", log).isLessThan(deadline);
             Thread.sleep(500);
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
         }
     }
 
@@ -315,36 +339,214 @@ class GateIT {
         assertThat(redirect.header("Location")).isEqualTo("http://" + app("guestbook") + "/landed");
     }
 
-    // ---- the control plane failing (last: they open the breaker and stop the fake)
+    // ---- the control plane failing: the access memory (they open the breaker; the last one stops the fake)
 
     @Test
     @Order(8)
-    void aHungControlPlaneTimesOutAndTheOpenBreakerAnswersAtOnce() throws IOException {
-        long slowest = 0;
-        long last = 0;
-        for (int i = 0; i < 6; i++) {
-            long start = System.nanoTime();
-            assertThat(get(app("slow"), "/", "Authorization: Bearer " + ANN).status()).isEqualTo(503);
-            last = Duration.ofNanos(System.nanoTime() - start).toMillis();
-            slowest = Math.max(slowest, last);
-        }
-        assertThat(slowest).as("bounded by the 300 ms access timeout").isLessThan(2000);
-        assertThat(last).as("the open breaker does not wait for a timeout").isLessThan(250);
-        assertThat(fakes.atRuntime).isEmpty();
+    void whileTheControlPlaneFailsPeopleAlreadyAllowedKeepAccessAndOthersWait() throws Exception {
+        fakes.share("memo", 7, true);
+        fakes.share("memo", 8, false);
+        fakes.version("memo", 1);
+        Reply asked = get(app("memo"), "/", "Authorization: Bearer " + ANN);
+        assertThat(asked.status()).isEqualTo(200);
+        assertThat(asked.header(ACCESS)).isEqualTo("asked");
+        Reply fresh = get(app("memo"), "/", "Authorization: Bearer " + ANN);
+        assertThat(fresh.status()).isEqualTo(200);
+        assertThat(fresh.header(ACCESS)).isEqualTo("fresh-copy");
+        assertThat(fakes.accessCalls()).as("a fresh copy is used without asking").isEqualTo(1);
+        Reply denied = get(app("memo"), "/", "Authorization: Bearer " + BOB);
+        assertThat(denied.status()).isEqualTo(403);
+        assertThat(denied.header(ACCESS)).isEqualTo("refused");
+
+        fakes.accessMode(FakeUpstreams.AccessMode.FAIL);
+        Thread.sleep(FRESH.toMillis() + 200); // past the freshness window: the gate asks, and the API fails
+        fakes.atRuntime.clear();
+        Reply copy = get(app("memo"), "/notes", "Accept: text/html", "Authorization: Bearer " + ANN);
+        assertThat(copy.status()).isEqualTo(200);
+        assertThat(copy.header(ACCESS)).isEqualTo("outage-copy");
+        assertThat(fakes.atRuntime).extracting(Seen::uri).containsExactly("/notes");
+
+        Reply stillDenied = get(app("memo"), "/", "Accept: text/html", "Authorization: Bearer " + BOB);
+        assertThat(stillDenied.status()).as("a remembered deny stays a deny").isEqualTo(403);
+        assertThat(stillDenied.header(ACCESS)).isEqualTo("refused");
+
+        Reply unknown = get(app("memo"), "/", "Accept: text/html", "Cookie: qaldy_session=" + CAROL);
+        assertThat(unknown.status()).as("never a 403 for someone the gate never saw").isEqualTo(503);
+        assertThat(unknown.header(ACCESS)).isEqualTo("refused");
+        assertThat(unknown.header("Retry-After")).isEqualTo("30");
+        assertThat(unknown.header("Cache-Control")).isEqualTo("no-store");
+        assertThat(unknown.header("WWW-Authenticate")).isNull();
+        assertThat(unknown.header("Set-Cookie")).as("a failure never signs anyone out").isNull();
+        assertThat(unknown.header("Location")).isNull();
+        assertThat(unknown.header("Content-Type")).startsWith("text/html");
+        assertThat(unknown.text()).contains("Temporarily unavailable").contains("opening an app for the first time")
+                .contains("already opened this app keep their access");
+
+        Reply script = get(app("memo"), "/api/list", "Accept: application/json", "Authorization: Bearer " + CAROL);
+        assertThat(script.status()).isEqualTo(503);
+        assertThat(script.header("Content-Type")).isEqualTo("application/problem+json");
+        assertThat(script.header("Retry-After")).isEqualTo("30");
+        assertThat(script.text()).contains("urn:qaldy:problem:temporarily-unavailable");
+        assertThat(fakes.atRuntime).hasSize(1);
     }
 
     @Test
     @Order(9)
-    void withTheControlPlaneDownNothingIsForwardedAndTheConsoleStillLoads() throws IOException {
+    void theControlPlanesPushClearsTheAppsCopyOnAnyHost() throws IOException {
+        String body = "{\"app\":\"memo\",\"sharingVersion\":2}";
+        assertThat(push("evil.com", body).status()).isEqualTo(401);
+        assertThat(push("evil.com", body, "X-Qaldy-Service-Token: wrong").status()).isEqualTo(401);
+        assertThat(get("127.0.0.1:" + port, "/.qaldy/internal/sharing-versions", "X-Qaldy-Service-Token: " + SERVICE_TOKEN)
+                .status()).isEqualTo(405);
+        assertThat(push("127.0.0.1:" + port, "{\"app\":\"memo\"}", "X-Qaldy-Service-Token: " + SERVICE_TOKEN).status())
+                .isEqualTo(400);
+        assertThat(get(app("memo"), "/", "Authorization: Bearer " + ANN).status()).as("the copy is still there").isEqualTo(200);
+
+        fakes.version("memo", 2);
+        Reply pushed = push(app("other"), body, "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+        assertThat(pushed.status()).isEqualTo(204);
+
+        fakes.atRuntime.clear();
+        Reply revoked = get(app("memo"), "/", "Authorization: Bearer " + ANN);
+        assertThat(revoked.status()).as("the API died right after the change: no copy, no entry").isEqualTo(503);
+        assertThat(revoked.header(ACCESS)).isEqualTo("refused");
+        assertThat(get(app("memo"), "/", "Authorization: Bearer " + BOB).status()).isEqualTo(503);
+        assertThat(fakes.atRuntime).isEmpty();
+    }
+
+    @Test
+    @Order(10)
+    void aDenyReplacesTheAllowAndANewerVersionDropsOlderCopies() throws Exception {
+        fakes.accessMode(FakeUpstreams.AccessMode.ANSWER);
+        awaitTheControlPlane();
+        fakes.share("memo", 10, true);
+        assertThat(get(app("memo"), "/", "Authorization: Bearer " + ANN).header(ACCESS)).isEqualTo("asked");
+        assertThat(get(app("memo"), "/", "Authorization: Bearer " + DAVE).header(ACCESS)).isEqualTo("asked");
+
+        fakes.share("memo", 7, false); // Ann's access is revoked; this gate heard no push
+        fakes.version("memo", 3);
+        Thread.sleep(FRESH.toMillis() + 200);
+        assertThat(get(app("memo"), "/", "Authorization: Bearer " + ANN).status()).isEqualTo(403);
+
+        fakes.accessMode(FakeUpstreams.AccessMode.FAIL);
+        Thread.sleep(FRESH.toMillis() + 200);
+        fakes.atRuntime.clear();
+        assertThat(get(app("memo"), "/", "Authorization: Bearer " + ANN).status()).as("the deny holds").isEqualTo(403);
+        assertThat(get(app("memo"), "/", "Authorization: Bearer " + DAVE).status())
+                .as("Dave's copy carries an older sharing version").isEqualTo(503);
+        assertThat(fakes.atRuntime).isEmpty();
+    }
+
+    @Test
+    @Order(11)
+    void aHungControlPlaneIsBoundedAndTheOpenBreakerLetsPeopleOnTheCopyInAtOnce() throws Exception {
+        fakes.accessMode(FakeUpstreams.AccessMode.ANSWER);
+        awaitTheControlPlane();
+        assertThat(get(app("memo"), "/", "Authorization: Bearer " + DAVE).header(ACCESS)).isEqualTo("asked");
+        Thread.sleep(FRESH.toMillis() + 200);
+
+        fakes.accessMode(FakeUpstreams.AccessMode.HANG);
+        long slowest = 0;
+        long last = 0;
+        for (int i = 0; i < 8; i++) {
+            long start = System.nanoTime();
+            Reply reply = get(app("memo"), "/", "Authorization: Bearer " + DAVE);
+            last = Duration.ofNanos(System.nanoTime() - start).toMillis();
+            slowest = Math.max(slowest, last);
+            assertThat(reply.status()).isEqualTo(200);
+            assertThat(reply.header(ACCESS)).isEqualTo("outage-copy");
+        }
+        assertThat(slowest).as("bounded by the 300 ms access timeout").isLessThan(2000);
+        assertThat(last).as("the open breaker does not wait for a timeout").isLessThan(250);
+        long start = System.nanoTime();
+        assertThat(get(app("memo"), "/", "Authorization: Bearer " + CAROL).status()).isEqualTo(503);
+        assertThat(Duration.ofNanos(System.nanoTime() - start).toMillis()).isLessThan(250);
+
+        fakes.accessMode(FakeUpstreams.AccessMode.ANSWER);
+        String how = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!"asked".equals(how) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            Reply reply = get(app("memo"), "/", "Authorization: Bearer " + DAVE);
+            assertThat(reply.status()).isEqualTo(200);
+            how = reply.header(ACCESS);
+        }
+        assertThat(how).as("a half-open probe finds the API back").isEqualTo("asked");
+    }
+
+    @Test
+    @Order(12)
+    void answersOfTheApiNeverOpenTheBreaker() throws IOException {
+        for (int i = 0; i < 10; i++) {
+            assertThat(get(app("nosuchapp"), "/", "Authorization: Bearer " + ANN).status()).isEqualTo(404);
+            Reply locked = get(app("locked"), "/", "Authorization: Bearer " + ANN);
+            assertThat(locked.status()).as("another 4xx is not an allow").isEqualTo(503);
+        }
+        long before = fakes.accessCalls();
+        Reply reply = get(app("guestbook"), "/", "Authorization: Bearer " + CAROL);
+        assertThat(reply.status()).as("asked, not refused by an open breaker").isEqualTo(403);
+        assertThat(fakes.accessCalls()).isEqualTo(before + 1);
+    }
+
+    @Test
+    @Order(13)
+    void metricsAreForTheCellsScrapersOnly() throws IOException {
+        assertThat(get(publicHost(), "/metrics").status()).isEqualTo(404);
+        assertThat(get(publicHost(), "/metrics", "X-Qaldy-Service-Token: wrong").status()).isEqualTo(404);
+        Reply metrics = get("127.0.0.1:" + port, "/metrics", "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+        Files.writeString(Path.of(System.getProperty("gate.it.dir", "target/gate-it"), "metrics.txt"), metrics.text());
+        assertThat(metrics.status()).isEqualTo(200);
+        assertThat(metrics.text())
+                .containsPattern("qaldy_gate_access_decisions_total\\{[^}]*source=\"asked\"[^}]*\\} [1-9]")
+                .containsPattern("qaldy_gate_access_decisions_total\\{[^}]*source=\"fresh_copy\"[^}]*\\} [1-9]")
+                .containsPattern("qaldy_gate_access_decisions_total\\{[^}]*source=\"outage_copy\"[^}]*\\} [1-9]")
+                .containsPattern("qaldy_gate_access_decisions_total\\{[^}]*source=\"refused\"[^}]*\\} [1-9]")
+                .contains("qaldy_gate_access_api_calls")
+                .contains("qaldy_gate_access_breaker_open")
+                .contains("qaldy_gate_access_memory_entries");
+        assertThat(get("127.0.0.1:" + port, "/metrics", "Authorization: Bearer " + SERVICE_TOKEN).status()).isEqualTo(200);
+        assertThat(get(app("guestbook"), "/metrics", "Authorization: Bearer " + ANN).header(ACCESS))
+                .as("an app's own /metrics is the app's").isNotNull();
+    }
+
+    @Test
+    @Order(14)
+    void withTheControlPlaneDownNothingNewIsForwardedAndTheConsoleStillLoads() throws IOException {
         fakes.stopControl();
         Reply api = get(publicHost(), "/api/v1/apps", "Accept: application/json");
         assertThat(api.status()).isEqualTo(503);
         assertThat(api.header("Retry-After")).isEqualTo("30");
         assertThat(api.header("Content-Type")).isEqualTo("application/problem+json");
 
-        assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + ANN).status()).isEqualTo(503);
-        assertThat(get(app("guestbook"), "/.qaldy/ticket?t=" + FakeUpstreams.GOOD_TICKET + "&return=/").status()).isEqualTo(503);
+        Reply remembered = get(app("memo"), "/", "Cookie: qaldy_session=" + DAVE);
+        assertThat(remembered.status()).as("connection refused: the copy").isEqualTo(200);
+        assertThat(remembered.header(ACCESS)).isEqualTo("outage-copy");
+        Reply never = get(app("broken"), "/", "Accept: text/html", "Cookie: qaldy_session=" + ANN);
+        assertThat(never.status()).isEqualTo(503);
+        assertThat(never.header("Set-Cookie")).isNull();
+        Reply ticket = get(app("guestbook"), "/.qaldy/ticket?t=" + FakeUpstreams.GOOD_TICKET + "&return=/", "Accept: text/html");
+        assertThat(ticket.status()).isEqualTo(503);
+        assertThat(ticket.header("Set-Cookie")).isNull();
         assertThat(get(publicHost(), "/").status()).isEqualTo(302);
-        assertThat(fakes.atRuntime).isEmpty();
+        assertThat(fakes.atRuntime).extracting(Seen::uri).containsExactly("/");
+    }
+
+    /** Waits until the control plane answers through the gate again (the breaker may still be open). */
+    private static void awaitTheControlPlane() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (System.nanoTime() < deadline) {
+            if (get(app("nosuchapp"), "/", "Authorization: Bearer " + ANN).status() == 404) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the gate did not reach the control plane again in 15 s");
+    }
+
+    private static Reply push(String host, String body, String... headers) throws IOException {
+        List<String> all = new ArrayList<>(List.of(headers));
+        all.add("Content-Type: application/json");
+        return send("POST", host, "/.qaldy/internal/sharing-versions", body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                false, all.toArray(String[]::new));
     }
 }

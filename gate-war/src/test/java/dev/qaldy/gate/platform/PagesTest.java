@@ -31,7 +31,8 @@ class PagesTest {
         assertThat(json.getString("type")).isEqualTo("urn:qaldy:problem:temporarily-unavailable");
         assertThat(json.getString("title")).isEqualTo("Temporarily unavailable");
         assertThat(json.getInt("status")).isEqualTo(503);
-        assertThat(json.getString("detail")).contains("Signing in and opening an app for the first time need");
+        assertThat(json.getString("detail")).contains("Signing in and opening an app for the first time need")
+                .contains("people who already opened this app keep their access");
     }
 
     @Test
@@ -39,7 +40,7 @@ class PagesTest {
         for (Page page : new Page[] {Page.badHost(), Page.badPath(), Page.badTicket(), Page.unauthorized(),
             Page.forbidden("a@b.c"), Page.unknownApp("x"), Page.noRoute(), Page.methodNotAllowed(), Page.tooLarge(10),
             Page.internalError("ref"), Page.appUnreachable(), Page.unavailable(), Page.apiUnavailable(),
-            Page.gatewayTimeout(), Page.signedOut("x")}) {
+            Page.gatewayTimeout(), Page.signedOut("x"), Page.serviceUnauthorized(), Page.badRequest("Bad.")}) {
             assertThat(page.title()).isNotBlank();
             assertThat(page.sentence()).endsWith(".");
             assertThat(page.sentence().chars().filter(c -> c == '.').count())

@@ -79,6 +79,12 @@ class ProxyHeadersTest {
         assertThat(ProxyHeaders.forwardResponseHeader("server", none)).isFalse();
     }
 
+    @Test
+    void onlyTheGateSaysHowAccessWasDecided() {
+        assertThat(ProxyHeaders.forwardResponseHeader("X-Qaldy-Access", none)).isFalse();
+        assertThat(ProxyHeaders.forwardResponseHeader("x-qaldy-access", none)).isFalse();
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
         "http://127.0.0.1:8082/done, http://guestbook.localhost:8080/done",

@@ -16,7 +16,7 @@ class GateFilterTest {
     @ParameterizedTest
     @EnumSource(AccessDecision.Verdict.class)
     void everyRefusalHasItsPage(AccessDecision.Verdict verdict) {
-        int status = GateFilter.refusal(new AccessDecision(verdict, "test"), "guestbook", ann).status();
+        int status = GateFilter.refusal(new AccessDecision(verdict, AccessDecision.Source.ASKED, "test"), "guestbook", ann).status();
         switch (verdict) {
             case DENY -> assertThat(status).isEqualTo(403);
             case UNKNOWN_APP -> assertThat(status).isEqualTo(404);

@@ -1,0 +1,418 @@
+package dev.qaldy.gate.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.gate.access.AccessAnswer.Kind;
+import dev.qaldy.gate.access.AccessDecision.Source;
+import dev.qaldy.gate.access.AccessDecision.Verdict;
+import dev.qaldy.gate.platform.ControlPlaneUnavailable;
+import java.net.ConnectException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
+import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The access step end to end without a container: a fake control plane behind the client, a moved
+ * clock, the real memory and policy.
+ */
+class AccessCheckTest {
+
+    private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+    private static final String APP = "guestbook";
+
+    /** What the fake control plane does with one question. */
+    interface Api {
+        AccessAnswer ask(String app, long personId) throws ControlPlaneUnavailable;
+    }
+
+    private final MovableClock clock = new MovableClock(T0);
+    private final AtomicInteger calls = new AtomicInteger();
+    private final Map<String, Integer> counted = new ConcurrentHashMap<>();
+    private final List<Boolean> breakerSeen = new ArrayList<>();
+    private volatile Api api;
+    private AccessCheck check;
+
+    @BeforeEach
+    void start() {
+        check = build(clock);
+        Logger.getLogger(AccessCheckTest.class.getName()).setLevel(Level.WARNING);
+    }
+
+    private AccessCheck build(Clock withClock) {
+        AccessCheck built = new AccessCheck();
+        built.client = new AccessClient() {
+            @Override
+            public AccessAnswer ask(String app, long personId) throws ControlPlaneUnavailable {
+                calls.incrementAndGet();
+                return api.ask(app, personId);
+            }
+        };
+        built.metrics = new AccessMetrics() {
+            @Override
+            public void decided(AccessDecision decision) {
+                counted.merge(decision.metricSource(), 1, Integer::sum);
+            }
+
+            @Override
+            public void called(Duration elapsed, boolean gotAnswer) {
+            }
+
+            @Override
+            public void breaker(boolean open) {
+                breakerSeen.add(open);
+            }
+
+            @Override
+            public void watch(AccessMemory memory) {
+            }
+        };
+        built.clock = withClock;
+        built.log = Logger.getLogger(AccessCheckTest.class.getName());
+        built.freshness = "PT30S";
+        built.memoryAge = "PT30M";
+        built.maxEntries = 1000;
+        built.start();
+        return built;
+    }
+
+    private static Session person(long id) {
+        return new Session(id, "p" + id + "@example.com", "t" + id, T0, T0.plus(Duration.ofDays(1)));
+    }
+
+    private AccessDecision open(long personId) {
+        return check.check(APP, person(personId));
+    }
+
+    private static Api answers(Kind kind, long version) {
+        return (app, person) -> new AccessAnswer(kind, version, kind.name());
+    }
+
+    private static Api fails(Throwable failure) {
+        return (app, person) -> {
+            if (failure instanceof ControlPlaneUnavailable c) {
+                throw c;
+            }
+            throw (RuntimeException) failure;
+        };
+    }
+
+    private static final Api DOWN = fails(new ControlPlaneUnavailable("connect refused", new ConnectException("refused")));
+
+    // ---- freshness
+
+    @Test
+    void aFreshAnswerIsUsedWithoutAskingThenTheApiIsAskedAgain() {
+        api = answers(Kind.ALLOW, 1);
+        assertThat(open(7)).extracting(AccessDecision::verdict, AccessDecision::source).containsExactly(Verdict.ALLOW, Source.ASKED);
+        clock.move(Duration.ofSeconds(29));
+        assertThat(open(7)).extracting(AccessDecision::verdict, AccessDecision::source).containsExactly(Verdict.ALLOW, Source.FRESH_COPY);
+        assertThat(calls).hasValue(1);
+        clock.move(Duration.ofSeconds(1));
+        api = answers(Kind.DENY, 1);
+        assertThat(open(7)).extracting(AccessDecision::verdict, AccessDecision::source).containsExactly(Verdict.DENY, Source.ASKED);
+        assertThat(calls).hasValue(2);
+        clock.move(Duration.ofSeconds(10));
+        assertThat(open(7)).extracting(AccessDecision::verdict, AccessDecision::source)
+                .as("a fresh deny is used too").containsExactly(Verdict.DENY, Source.FRESH_COPY);
+        assertThat(counted).containsEntry("asked", 1).containsEntry("fresh_copy", 1).containsEntry("refused", 2);
+    }
+
+    // ---- the 30-minute rule
+
+    @Test
+    void theMemoryCountsFromTheApisLastAllowNotFromTheStartOfTheOutage() {
+        api = answers(Kind.ALLOW, 1);
+        assertThat(open(7).source()).isEqualTo(Source.ASKED); // t0
+        clock.set(T0.plus(Duration.ofMinutes(25)));
+        assertThat(open(7).source()).isEqualTo(Source.ASKED); // re-asked and allowed at t0 + 25 min
+        api = DOWN;
+        clock.set(T0.plus(Duration.ofMinutes(40))); // the outage starts
+        assertThat(open(7)).extracting(AccessDecision::verdict, AccessDecision::source)
+                .containsExactly(Verdict.ALLOW, Source.OUTAGE_COPY);
+        clock.set(T0.plus(Duration.ofMinutes(55)).minusMillis(1));
+        assertThat(open(7).verdict()).isEqualTo(Verdict.ALLOW);
+        clock.set(T0.plus(Duration.ofMinutes(55)));
+        assertThat(open(7).verdict()).as("30 min after the last allow").isEqualTo(Verdict.UNAVAILABLE);
+        clock.set(T0.plus(Duration.ofMinutes(56)));
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+        assertThat(counted).containsEntry("outage_copy", 2).containsEntry("refused", 2);
+    }
+
+    @Test
+    void copiesUsedWithoutAskingDoNotRenewTheirAge() {
+        api = answers(Kind.ALLOW, 1);
+        open(7);
+        for (int s = 0; s < 29; s++) {
+            clock.move(Duration.ofSeconds(1));
+            assertThat(open(7).source()).isEqualTo(Source.FRESH_COPY);
+        }
+        api = DOWN;
+        clock.set(T0.plus(Duration.ofMinutes(30)));
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
+
+    // ---- failure class × what is remembered, through the real memory
+
+    static Stream<Arguments> failureTimesMemory() {
+        List<Arguments> rows = new ArrayList<>();
+        Map<String, Throwable> failures = Map.of(
+                "connect refused", new ControlPlaneUnavailable("connect refused", new ConnectException("refused")),
+                "HTTP 503", new ControlPlaneUnavailable("access answered HTTP 503"),
+                "timeout", new TimeoutException("1000 ms"),
+                "breaker open", new CircuitBreakerOpenException("open"),
+                "bulkhead full", new BulkheadException("full"),
+                "gate error", new IllegalStateException("the service token is not loaded"));
+        failures.forEach((name, failure) -> {
+            boolean controlPlane = !name.equals("gate error");
+            rows.add(Arguments.of(name, failure, "allow", controlPlane ? Verdict.ALLOW : Verdict.UNAVAILABLE));
+            rows.add(Arguments.of(name, failure, "deny", controlPlane ? Verdict.DENY : Verdict.UNAVAILABLE));
+            rows.add(Arguments.of(name, failure, "none", Verdict.UNAVAILABLE));
+            rows.add(Arguments.of(name, failure, "expired allow", Verdict.UNAVAILABLE));
+        });
+        return rows.stream();
+    }
+
+    @ParameterizedTest(name = "{0}, remembered {2} -> {3}")
+    @MethodSource("failureTimesMemory")
+    void aFailureUsesOnlyAYoungCopyAndOnlyWhenTheControlPlaneFailed(String name, Throwable failure, String remembered,
+            Verdict expected) {
+        switch (remembered) {
+            case "allow" -> {
+                api = answers(Kind.ALLOW, 1);
+                open(7);
+                clock.move(Duration.ofMinutes(10));
+            }
+            case "deny" -> {
+                api = answers(Kind.DENY, 1);
+                open(7);
+                clock.move(Duration.ofMinutes(10));
+            }
+            case "expired allow" -> {
+                api = answers(Kind.ALLOW, 1);
+                open(7);
+                clock.move(Duration.ofMinutes(30));
+            }
+            default -> {
+            }
+        }
+        api = fails(failure);
+        AccessDecision decision = open(7);
+        assertThat(decision.verdict()).isEqualTo(expected);
+        if (expected == Verdict.ALLOW) {
+            assertThat(decision.header()).isEqualTo("outage-copy");
+        } else {
+            assertThat(decision.header()).isEqualTo("refused");
+        }
+    }
+
+    @Test
+    void aPersonTheGateNeverSawGets503NeverA403() {
+        api = DOWN;
+        assertThat(open(9).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+        api = fails(new CircuitBreakerOpenException("open"));
+        assertThat(open(9).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
+
+    @Test
+    void anUnusableAnswerIs503AndNeverFallsBackOnTheCopy() {
+        api = answers(Kind.ALLOW, 1);
+        open(7);
+        clock.move(Duration.ofMinutes(1));
+        api = answers(Kind.UNUSABLE, -1);
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+        api = DOWN; // the copy is still there for a real failure
+        assertThat(open(7).verdict()).isEqualTo(Verdict.ALLOW);
+    }
+
+    // ---- what the API says no to wins
+
+    @Test
+    void aDenyReplacesTheAllowAlsoWhenTheApiFailsRightAfter() {
+        api = answers(Kind.ALLOW, 1);
+        open(7);
+        clock.move(Duration.ofMinutes(1));
+        api = answers(Kind.DENY, 2);
+        assertThat(open(7).verdict()).isEqualTo(Verdict.DENY);
+        clock.move(Duration.ofMinutes(1));
+        api = DOWN;
+        assertThat(open(7).verdict()).isEqualTo(Verdict.DENY);
+    }
+
+    @Test
+    void anUnknownAppForgetsEveryoneOfIt() {
+        api = answers(Kind.ALLOW, 1);
+        open(7);
+        clock.move(Duration.ofMinutes(1));
+        api = answers(Kind.UNKNOWN_APP, -1);
+        assertThat(open(8).verdict()).isEqualTo(Verdict.UNKNOWN_APP);
+        api = DOWN;
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
+
+    @Test
+    void aPushClearsTheAppSoARevokedPersonIsNeverLetInFromTheCopy() {
+        api = answers(Kind.ALLOW, 3);
+        open(7);
+        open(8);
+        assertThat(check.sharingChanged(APP, 4)).isEqualTo(2);
+        api = DOWN; // the API dies right after the revocation
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+        assertThat(open(8).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
+
+    @Test
+    void aPushWhileTheQuestionIsOutStillClears() {
+        api = answers(Kind.ALLOW, 3);
+        open(7);
+        clock.move(Duration.ofMinutes(1));
+        api = (app, person) -> {
+            check.sharingChanged(APP, 4);
+            throw new ControlPlaneUnavailable("access answered HTTP 503");
+        };
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
+
+    @Test
+    void anAnswerOlderThanAPushIsUsedOnceButNeverRemembered() {
+        check.sharingChanged(APP, 5);
+        api = answers(Kind.ALLOW, 4); // asked before the change committed
+        assertThat(open(7).verdict()).isEqualTo(Verdict.ALLOW);
+        clock.move(Duration.ofSeconds(1));
+        assertThat(open(7).source()).as("not remembered: asked again").isEqualTo(Source.ASKED);
+        api = DOWN;
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
+
+    @Test
+    void aNewerVersionSeenForAnyoneDropsEveryOlderCopyOfTheApp() {
+        api = answers(Kind.ALLOW, 3);
+        open(7);
+        open(8);
+        clock.move(Duration.ofMinutes(1));
+        api = answers(Kind.ALLOW, 4);
+        open(8); // the sharing changed; person 7 was not asked since
+        api = DOWN;
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+        assertThat(open(8).verdict()).isEqualTo(Verdict.ALLOW);
+    }
+
+    // ---- fail closed
+
+    @Test
+    void aNullAnswerIsNeverAnAllow() {
+        api = (app, person) -> null;
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
+
+    @Test
+    void aMissingSessionIsNeverAnAllow() {
+        api = answers(Kind.ALLOW, 1);
+        assertThat(check.check(APP, null).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
+
+    @Test
+    void aBrokenClockIsNeverAnAllow() {
+        api = answers(Kind.ALLOW, 1);
+        open(7);
+        Clock broken = new Clock() {
+            @Override
+            public Instant instant() {
+                throw new IllegalStateException("no time");
+            }
+
+            @Override
+            public ZoneId getZone() {
+                return clock.getZone();
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+        };
+        check.clock = broken;
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
+
+    @Test
+    void aBrokenPolicyOrMemoryIsNeverAnAllow() {
+        api = answers(Kind.ALLOW, 1);
+        open(7);
+        check.memory = null;
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+        check = build(clock);
+        check.policy = null;
+        assertThat(open(7).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
+
+    @Test
+    void failingMetricsChangeNoDecision() {
+        check.metrics = new AccessMetrics() {
+            @Override
+            public void decided(AccessDecision decision) {
+                throw new IllegalStateException("no registry");
+            }
+
+            @Override
+            public void called(Duration elapsed, boolean gotAnswer) {
+                throw new IllegalStateException("no registry");
+            }
+
+            @Override
+            public void breaker(boolean open) {
+                throw new IllegalStateException("no registry");
+            }
+        };
+        api = answers(Kind.ALLOW, 1);
+        assertThat(open(7).verdict()).isEqualTo(Verdict.ALLOW);
+        api = answers(Kind.DENY, 1);
+        assertThat(open(8).verdict()).isEqualTo(Verdict.DENY);
+        api = fails(new CircuitBreakerOpenException("open"));
+        clock.move(Duration.ofMinutes(1));
+        assertThat(open(7).verdict()).isEqualTo(Verdict.ALLOW);
+        assertThat(open(9).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
+
+    // ---- the breaker as seen from here
+
+    @Test
+    void theBreakerStateIsWhatTheLastCallShowed() {
+        api = fails(new CircuitBreakerOpenException("open"));
+        open(7);
+        api = answers(Kind.ALLOW, 1);
+        open(7);
+        assertThat(breakerSeen).containsExactly(true, false);
+    }
+
+    @Test
+    void badDurationsStopTheGateAtStart() {
+        AccessCheck bad = new AccessCheck();
+        bad.clock = clock;
+        bad.log = Logger.getLogger(AccessCheckTest.class.getName());
+        bad.metrics = new AccessMetrics();
+        bad.freshness = "30s";
+        bad.memoryAge = "PT30M";
+        bad.maxEntries = 10;
+        assertThatThrownBy(bad::start)
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("qaldy.gate.access-freshness");
+    }
+}
