@@ -1,0 +1,37 @@
+package dev.qaldy.control.platform.boundary;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+/** Ready when the database answers a trivial query within 2 s (MicroProfile Health {@code /health/ready}). */
+@Readiness
+@ApplicationScoped
+public class DatabaseReadiness implements HealthCheck {
+
+    /** Seconds the query may take before the check says DOWN. */
+    static final int TIMEOUT_SECONDS = 2;
+
+    @Resource(lookup = "jdbc/qaldy")
+    DataSource database;
+
+    @Override
+    public HealthCheckResponse call() {
+        try (Connection connection = database.getConnection(); Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(TIMEOUT_SECONDS);
+            try (ResultSet result = statement.executeQuery("SELECT 1")) {
+                result.next();
+            }
+            return HealthCheckResponse.named("database").up().build();
+        } catch (SQLException | RuntimeException e) {
+            return HealthCheckResponse.named("database").down().withData("error", e.getClass().getSimpleName()).build();
+        }
+    }
+}

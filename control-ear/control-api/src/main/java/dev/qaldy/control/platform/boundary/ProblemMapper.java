@@ -1,0 +1,135 @@
+package dev.qaldy.control.platform.boundary;
+
+import dev.qaldy.control.platform.control.QaldyException;
+import dev.qaldy.control.platform.control.TooManyAttempts;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.resource.spi.ResourceAllocationException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The one exception mapper: every error leaves as RFC 9457 {@code application/problem+json}
+ * ({@code type, title, status, detail}). Business exceptions say their own status and detail;
+ * JAX-RS's own (unknown path, wrong method or media type) keep their status with a fixed detail;
+ * a lost database connection is a 503; anything else is a 500 whose detail holds only a
+ * correlation id, with the stack trace in the log.
+ */
+@Provider
+@ApplicationScoped
+public class ProblemMapper implements ExceptionMapper<Throwable> {
+
+    /** The problem media type of RFC 9457. */
+    public static final String PROBLEM_JSON = "application/problem+json";
+    /** Seconds a client should wait before retrying while the database is unreachable. */
+    static final int DATABASE_RETRY_SECONDS = 5;
+
+    private static final Map<Integer, String> FIXED_DETAILS = Map.of(
+            400, "The request is malformed.",
+            404, "There is no such resource.",
+            405, "This method is not allowed on this resource.",
+            406, "The requested media type cannot be produced here.",
+            415, "This content type is not accepted here.");
+
+    /**
+     * A problem about to be written.
+     *
+     * @param headers extra response headers, e.g. {@code Retry-After}
+     */
+    record Problem(int status, String type, String title, String detail, Map<String, Object> headers) {
+
+        /** The RFC 9457 body. */
+        String json() {
+            return Json.createObjectBuilder().add("type", type).add("title", title).add("status", status)
+                    .add("detail", detail).build().toString();
+        }
+    }
+
+    @Inject
+    Logger log;
+
+    @Override
+    public Response toResponse(Throwable thrown) {
+        Problem problem = describe(thrown);
+        Response.ResponseBuilder response = Response.status(problem.status()).type(PROBLEM_JSON).entity(problem.json());
+        problem.headers().forEach(response::header);
+        return response.build();
+    }
+
+    /** Decides what the caller is told about {@code thrown}, and logs what they are not told. */
+    Problem describe(Throwable thrown) {
+        QaldyException business = businessCause(thrown);
+        if (business != null) {
+            Map<String, Object> headers = new LinkedHashMap<>();
+            if (business instanceof TooManyAttempts tooMany) {
+                headers.put(HttpHeaders.RETRY_AFTER, tooMany.retryAfterSeconds());
+            }
+            if (business.status() == 413) {
+                headers.put("Connection", "close");
+            }
+            return new Problem(business.status(), business.type(), business.title(), business.getMessage(), headers);
+        }
+        if (thrown instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
+            Response original = web.getResponse();
+            int status = original.getStatus();
+            Map<String, Object> headers = new LinkedHashMap<>();
+            if (original.getHeaderString(HttpHeaders.ALLOW) != null) {
+                headers.put(HttpHeaders.ALLOW, original.getHeaderString(HttpHeaders.ALLOW));
+            }
+            log.log(Level.FINE, "request refused with {0}: {1}", new Object[] {status, thrown});
+            return new Problem(status, "about:blank", original.getStatusInfo().getReasonPhrase(),
+                    FIXED_DETAILS.getOrDefault(status, "The request cannot be served."), headers);
+        }
+        String reference = UUID.randomUUID().toString();
+        if (databaseUnreachable(thrown)) {
+            log.log(Level.WARNING, "database unreachable, reference {0}: {1}", new Object[] {reference, thrown});
+            return new Problem(503, "about:blank", "Service Unavailable",
+                    "The control plane's database is unreachable; try again shortly (reference " + reference + ").",
+                    Map.of(HttpHeaders.RETRY_AFTER, DATABASE_RETRY_SECONDS));
+        }
+        log.log(Level.SEVERE, "unexpected error, reference " + reference, thrown);
+        return new Problem(500, "about:blank", "Internal Server Error",
+                "Something went wrong on our side (reference " + reference + ").", Map.of());
+    }
+
+    /** The business exception behind {@code thrown} (interceptors and JAX-RS may wrap it), or null. */
+    static QaldyException businessCause(Throwable thrown) {
+        Throwable current = thrown;
+        for (int depth = 0; current != null && depth < 10; depth++) {
+            if (current instanceof QaldyException business) {
+                return business;
+            }
+            current = current.getCause();
+        }
+        return null;
+    }
+
+    /**
+     * Whether a lost database connection is behind {@code thrown}: a connection exception of JDBC
+     * (or SQLState class 08), or a pool that cannot allocate a connection.
+     */
+    static boolean databaseUnreachable(Throwable thrown) {
+        Throwable current = thrown;
+        for (int depth = 0; current != null && depth < 30; depth++) {
+            if (current instanceof SQLNonTransientConnectionException || current instanceof SQLTransientConnectionException
+                    || current instanceof ResourceAllocationException
+                    || (current instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08"))) {
+                return true;
+            }
+            current = current.getCause();
+        }
+        return false;
+    }
+}

@@ -1,0 +1,129 @@
+package dev.qaldy.control.it;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublisher;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+/** A small HTTP client for the control plane's API, as the console, the gate and the runtime host use it. */
+final class Api {
+
+    /** One answer. */
+    record Reply(int status, java.net.http.HttpHeaders headers, byte[] body) {
+
+        JsonObject json() {
+            return Json.createReader(new ByteArrayInputStream(body)).readObject();
+        }
+
+        JsonArray array() {
+            return Json.createReader(new ByteArrayInputStream(body)).readArray();
+        }
+
+        String text() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+
+        String header(String name) {
+            return headers.firstValue(name).orElse(null);
+        }
+
+        @Override
+        public String toString() {
+            return status + " " + text();
+        }
+    }
+
+    private final URI base;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1).build();
+
+    Api(URI base) {
+        this.base = base;
+    }
+
+    URI base() {
+        return base;
+    }
+
+    static String json(Object... keysAndValues) {
+        JsonObjectBuilder object = Json.createObjectBuilder();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            Object value = keysAndValues[i + 1];
+            if (value instanceof Number number) {
+                object.add((String) keysAndValues[i], number.longValue());
+            } else {
+                object.add((String) keysAndValues[i], (String) value);
+            }
+        }
+        return object.build().toString();
+    }
+
+    Reply get(String path, String token) {
+        return send(request(path, token).GET());
+    }
+
+    Reply delete(String path, String token) {
+        return send(request(path, token).DELETE());
+    }
+
+    Reply post(String path, String json, String token) {
+        return send(request(path, token).header("Content-Type", "application/json").POST(BodyPublishers.ofString(json)));
+    }
+
+    Reply put(String path, String json, String token) {
+        return send(request(path, token).header("Content-Type", "application/json").PUT(BodyPublishers.ofString(json)));
+    }
+
+    Reply upload(String path, BodyPublisher zip, String token) {
+        return send(request(path, token).header("Content-Type", "application/zip").POST(zip));
+    }
+
+    /** A service call, with the service token header when {@code serviceToken} is not null. */
+    Reply internal(String method, String path, String json, String serviceToken) {
+        HttpRequest.Builder request = request(path, null);
+        if (serviceToken != null) {
+            request.header("X-Qaldy-Service-Token", serviceToken);
+        }
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        return send(request.method(method, json == null ? BodyPublishers.noBody() : BodyPublishers.ofString(json)));
+    }
+
+    Reply send(String path, Map<String, String> headers, String method, BodyPublisher body) {
+        HttpRequest.Builder request = request(path, null);
+        headers.forEach(request::header);
+        return send(request.method(method, body));
+    }
+
+    private HttpRequest.Builder request(String path, String token) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return request;
+    }
+
+    private Reply send(HttpRequest.Builder request) {
+        try {
+            var response = http.send(request.build(), BodyHandlers.ofByteArray());
+            return new Reply(response.statusCode(), response.headers(), response.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

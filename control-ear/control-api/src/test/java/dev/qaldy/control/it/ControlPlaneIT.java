@@ -1,0 +1,503 @@
+package dev.qaldy.control.it;
+
+import static dev.qaldy.control.it.Api.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.seal.BundleSeal;
+import dev.qaldy.contract.seal.BundleSeals;
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.contract.session.SessionTokens;
+import dev.qaldy.control.it.Api.Reply;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.interfaces.ECPrivateKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The control plane over HTTP, as the console, the gate and the runtime host use it, on a real
+ * Payara Micro with an in-memory H2 data source created by the post-boot file.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ControlPlaneIT {
+
+    static final String PASSWORD = "correct horse battery";
+    static final AtomicInteger COUNTER = new AtomicInteger();
+    static final String RUN = UUID.randomUUID().toString().substring(0, 6);
+
+    @ArquillianResource
+    URL deployed;
+
+    Api api;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return TestCell.prepareAndDeploy();
+    }
+
+    @BeforeEach
+    void client() throws URISyntaxException {
+        api = new Api(deployed.toURI());
+    }
+
+    /** A signed-up, signed-in person. */
+    record Person(long id, String email, String token) {
+    }
+
+    static String unique(String prefix) {
+        return prefix + "-" + RUN + "-" + COUNTER.incrementAndGet();
+    }
+
+    Person signUpAndIn(String name) {
+        String email = unique(name) + "@example.com";
+        Reply created = api.post("api/v1/people", json("email", email, "password", PASSWORD), null);
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        Reply session = api.post("api/v1/sessions", json("email", email, "password", PASSWORD), null);
+        assertThat(session.status()).as(session.toString()).isEqualTo(201);
+        return new Person(created.json().getJsonNumber("id").longValue(), email, session.json().getString("token"));
+    }
+
+    String createApp(Person owner) {
+        String name = unique("app");
+        Reply created = api.post("api/v1/apps", json("name", name), owner.token());
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        return name;
+    }
+
+    JsonObject awaitBuild(Person owner, String app, long version, String status) {
+        JsonObject[] build = new JsonObject[1];
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            Reply reply = api.get("api/v1/apps/" + app + "/builds/" + version, owner.token());
+            build[0] = reply.json();
+            return !build[0].getString("status").equals("queued") && !build[0].getString("status").equals("running");
+        });
+        assertThat(build[0].getString("status")).as(build[0].toString()).isEqualTo(status);
+        return build[0];
+    }
+
+    static void assertProblem(Reply reply, int status, String detailPart) {
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(status);
+        assertThat(reply.header("Content-Type")).startsWith("application/problem+json");
+        JsonObject problem = reply.json();
+        assertThat(problem.getInt("status")).isEqualTo(status);
+        assertThat(problem.getString("type")).isNotBlank();
+        assertThat(problem.getString("title")).isNotBlank();
+        assertThat(problem.getString("detail")).contains(detailPart);
+        assertThat(reply.text()).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    static String sha256(byte[] bytes) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+
+    @Test
+    void sign_up_sign_in_who_am_i_and_sign_out() throws Exception {
+        String email = unique("Ana") + "@Example.com";
+        Reply created = api.post("api/v1/people", json("email", email, "password", PASSWORD), null);
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(created.json().getString("email")).isEqualTo(email.toLowerCase());
+        long id = created.json().getJsonNumber("id").longValue();
+        assertThat(created.header("Location")).endsWith("/api/v1/people/" + id);
+
+        assertProblem(api.post("api/v1/people", json("email", email.toLowerCase(), "password", PASSWORD), null), 409, "already exists");
+        assertProblem(api.post("api/v1/people", json("email", "not-an-email", "password", PASSWORD), null), 400, "email");
+        assertProblem(api.post("api/v1/people", json("email", unique("b") + "@example.com", "password", "short"), null), 400, "10 to 128");
+
+        Reply signedIn = api.post("api/v1/sessions", json("email", email, "password", PASSWORD), null);
+        assertThat(signedIn.status()).as(signedIn.toString()).isEqualTo(201);
+        String token = signedIn.json().getString("token");
+        Instant expiresAt = Instant.parse(signedIn.json().getString("expiresAt"));
+        assertThat(expiresAt).isBetween(Instant.now().plus(Duration.ofHours(11)), Instant.now().plus(Duration.ofHours(13)));
+        Session session = SessionTokens.verify(token, TestCell.publicKey(), Clock.systemUTC());
+        assertThat(session.personId()).isEqualTo(id);
+        assertThat(session.email()).isEqualTo(email.toLowerCase());
+
+        Reply me = api.get("api/v1/people/me", token);
+        assertThat(me.status()).isEqualTo(200);
+        assertThat(me.json().getJsonNumber("id").longValue()).isEqualTo(id);
+
+        Reply wrongPassword = api.post("api/v1/sessions", json("email", email, "password", "not the password"), null);
+        Reply unknownEmail = api.post("api/v1/sessions", json("email", unique("nobody") + "@example.com", "password", PASSWORD), null);
+        assertProblem(wrongPassword, 401, "wrong email or password");
+        assertProblem(unknownEmail, 401, "wrong email or password");
+        assertThat(wrongPassword.json()).isEqualTo(unknownEmail.json());
+
+        assertThat(api.delete("api/v1/sessions/current", token).status()).isEqualTo(204);
+        assertProblem(api.get("api/v1/people/me", token), 401, "signed out");
+    }
+
+    @Test
+    void forged_foreign_expired_and_missing_tokens_get_401() {
+        Person ana = signUpAndIn("ana");
+        String[] parts = ana.token().split("\\.");
+        String forged = parts[0] + "." + parts[1].substring(0, parts[1].length() - 4) + "AAAA." + parts[2];
+        Instant now = Instant.now();
+        Session claims = new Session(ana.id(), ana.email(), "t-" + UUID.randomUUID(), now, now.plusSeconds(3600));
+        String foreign = SessionTokens.sign(claims, (ECPrivateKey) CellKeys.generate().getPrivate());
+        Session old = new Session(ana.id(), ana.email(), "t-" + UUID.randomUUID(), now.minusSeconds(7200), now.minusSeconds(3600));
+        String expired = SessionTokens.sign(old, TestCell.privateKey());
+
+        for (String bad : List.of(forged, foreign, expired, "garbage")) {
+            assertProblem(api.get("api/v1/apps", bad), 401, "invalid or expired");
+        }
+        assertProblem(api.get("api/v1/apps", null), 401, "Authorization: Bearer");
+        assertThat(api.get("api/v1/apps", ana.token()).status()).isEqualTo(200);
+    }
+
+    @Test
+    void repeated_sign_in_failures_slow_down() {
+        Person bob = signUpAndIn("bob");
+        for (int i = 0; i < 5; i++) {
+            assertProblem(api.post("api/v1/sessions", json("email", bob.email(), "password", "guess number " + i), null),
+                    401, "wrong email or password");
+        }
+        Reply sixth = api.post("api/v1/sessions", json("email", bob.email(), "password", "guess number 6"), null);
+        assertProblem(sixth, 429, "too many failed sign-ins");
+        assertThat(Long.parseLong(sixth.header("Retry-After"))).isBetween(1L, 900L);
+        assertProblem(api.post("api/v1/sessions", json("email", bob.email(), "password", PASSWORD), null), 429, "try again");
+    }
+
+    @Test
+    void app_names_are_dns_labels_and_apps_are_listed_with_their_role() {
+        Person ana = signUpAndIn("ana");
+        assertProblem(api.post("api/v1/apps", json("name", "my.app"), ana.token()), 400, "is not a DNS label");
+        assertProblem(api.post("api/v1/apps", json("name", "MyApp"), ana.token()), 400, "lower-case letters");
+        assertProblem(api.post("api/v1/apps", json("name", "api"), ana.token()), 400, "is reserved");
+        assertProblem(api.post("api/v1/apps", json("name", "x".repeat(64)), ana.token()), 400, "1 to 63 characters");
+
+        String name = unique("notes");
+        Reply created = api.post("api/v1/apps", json("name", name), ana.token());
+        assertThat(created.status()).isEqualTo(201);
+        JsonObject app = created.json();
+        assertThat(app.getString("name")).isEqualTo(name);
+        assertThat(app.getString("owner")).isEqualTo(ana.email());
+        assertThat(app.getString("role")).isEqualTo("owner");
+        assertThat(app.get("liveVersion")).isEqualTo(JsonValue.NULL);
+        assertThat(app.getString("url")).isEqualTo("http://" + name + ".localhost:8080/");
+
+        Person carl = signUpAndIn("carl");
+        assertProblem(api.post("api/v1/apps", json("name", name), carl.token()), 409, "is taken");
+        assertThat(api.get("api/v1/apps", ana.token()).array()).extracting(v -> v.asJsonObject().getString("name")).contains(name);
+        assertThat(api.get("api/v1/apps", carl.token()).array()).isEmpty();
+        assertThat(api.get("api/v1/apps/" + name, ana.token()).json()).isEqualTo(app);
+        assertProblem(api.get("api/v1/apps/" + name, carl.token()), 404, "no app named");
+        assertProblem(api.delete("api/v1/apps/" + name, carl.token()), 404, "no app named");
+    }
+
+    @Test
+    void an_upload_builds_is_promoted_and_served_sealed_to_the_runtime_host() throws Exception {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        Reply queued = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        assertThat(queued.status()).as(queued.toString()).isEqualTo(202);
+        assertThat(queued.json().getInt("version")).isEqualTo(1);
+        assertThat(queued.json().getString("status")).isEqualTo("queued");
+
+        JsonObject build = awaitBuild(ana, app, 1, "succeeded");
+        String sha = build.getString("sha256");
+        assertThat(sha).matches("[0-9a-f]{64}");
+        assertThat(build.getJsonArray("log").getValuesAs(JsonString::getString)).anyMatch(l -> l.contains("sealed version 1"));
+        assertThat(Instant.parse(build.getString("createdAt"))).isBefore(Instant.now().plusSeconds(1));
+
+        Reply promoted = api.put("api/v1/apps/" + app + "/live", json("version", 1), ana.token());
+        assertThat(promoted.status()).as(promoted.toString()).isEqualTo(200);
+        assertThat(promoted.json().getInt("liveVersion")).isEqualTo(1);
+
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, null), 401, "X-Qaldy-Service-Token");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, "wrong-token-wrong-token"), 401, "service");
+        Reply live = api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, TestCell.serviceToken());
+        assertThat(live.status()).as(live.toString()).isEqualTo(200);
+        assertThat(live.json().getString("app")).isEqualTo(app);
+        assertThat(live.json().getInt("version")).isEqualTo(1);
+        assertThat(live.json().getString("sha256")).isEqualTo(sha);
+        BundleSeal seal = BundleSeals.verify(live.json().getString("seal"), TestCell.publicKey());
+        assertThat(seal.app()).isEqualTo(app);
+        assertThat(seal.version()).isEqualTo(1);
+        assertThat(seal.sha256()).isEqualTo(sha);
+
+        Reply bundle = api.internal("GET", "api/v1/internal/apps/" + app + "/versions/1/bundle", null, TestCell.serviceToken());
+        assertThat(bundle.status()).isEqualTo(200);
+        assertThat(bundle.header("Content-Type")).isEqualTo("application/zip");
+        assertThat(sha256(bundle.body())).isEqualTo(sha);
+        List<String> names = new ArrayList<>();
+        try (ZipInputStream zip = new ZipInputStream(new ByteArrayInputStream(bundle.body()))) {
+            for (ZipEntry e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
+                names.add(e.getName());
+            }
+        }
+        assertThat(names).containsExactly("public/index.html", "qaldy.json", "server.js");
+
+        Reply again = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        assertThat(again.json().getInt("version")).isEqualTo(2);
+        assertThat(awaitBuild(ana, app, 2, "succeeded").getString("sha256")).as("same source, same bundle").isEqualTo(sha);
+        assertThat(api.get("api/v1/apps/" + app + "/builds", ana.token()).array())
+                .extracting(v -> v.asJsonObject().getInt("version")).containsExactly(2, 1);
+        assertProblem(api.put("api/v1/apps/" + app + "/live", json("version", 9), ana.token()), 404, "no version 9");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/versions/9/bundle", null, TestCell.serviceToken()), 404, "no version 9");
+        assertThat(TestCell.spooledUploads()).isZero();
+    }
+
+    @Test
+    void a_zip_slip_archive_fails_its_build_with_a_clear_log_line() throws Exception {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put("qaldy.json", "{\"name\":\"" + app + "\",\"kind\":\"app\"}");
+        files.put("../../../../tmp/evil.sh", "echo owned");
+        Reply queued = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.of(files)), ana.token());
+        assertThat(queued.status()).isEqualTo(202);
+
+        JsonObject build = awaitBuild(ana, app, 1, "failed");
+        assertThat(build.get("sha256")).isEqualTo(JsonValue.NULL);
+        assertThat(build.getJsonArray("log").getValuesAs(JsonString::getString))
+                .anyMatch(line -> line.startsWith("refused:") && line.contains("../../../../tmp/evil.sh") && line.contains("'..'"));
+        assertProblem(api.put("api/v1/apps/" + app + "/live", json("version", 1), ana.token()), 409, "only a succeeded build can go live");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, TestCell.serviceToken()), 404, "no live version");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/versions/1/bundle", null, TestCell.serviceToken()), 404, "has no bundle");
+
+        api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofString("this is not a zip"), ana.token());
+        assertThat(awaitBuild(ana, app, 2, "failed").getJsonArray("log").getString(0)).contains("not a zip archive");
+    }
+
+    @Test
+    void uploads_over_the_limit_get_413_early_and_are_never_buffered() throws Exception {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        long limit = 10L * 1024 * 1024;
+
+        // Declared too large: the answer comes before any of the body is sent.
+        URI base = api.base();
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /api/v1/apps/" + app + "/builds HTTP/1.1\r\nHost: " + base.getHost() + "\r\n"
+                    + "Authorization: Bearer " + ana.token() + "\r\nContent-Type: application/zip\r\n"
+                    + "Content-Length: " + (limit + 1) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String head = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+            assertThat(head).isEqualTo("HTTP/1.1 413");
+        }
+
+        // No length declared (chunked): cut off once the count passes the limit.
+        InputStream endless = new InputStream() {
+            long sent;
+
+            @Override
+            public int read() {
+                return sent++ < limit + 256 * 1024 ? 'x' : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                long left = limit + 256 * 1024 - sent;
+                if (left <= 0) {
+                    return -1;
+                }
+                int n = (int) Math.min(len, left);
+                java.util.Arrays.fill(b, off, off + n, (byte) 'x');
+                sent += n;
+                return n;
+            }
+        };
+        Reply streamed = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofInputStream(() -> endless), ana.token());
+        assertProblem(streamed, 413, "limited to 10485760 bytes");
+        assertThat(api.get("api/v1/apps/" + app + "/builds", ana.token()).array()).isEmpty();
+        assertThat(TestCell.spooledUploads()).isZero();
+    }
+
+    @Test
+    void sharing_and_revoking_change_the_access_decision_and_the_sharing_version() {
+        Person ana = signUpAndIn("ana");
+        Person bob = signUpAndIn("bob");
+        String app = createApp(ana);
+        String token = TestCell.serviceToken();
+
+        JsonObject before = access(app, bob.id());
+        assertThat(before.getString("decision")).isEqualTo("deny");
+        assertThat(before.getString("app")).isEqualTo(app);
+        assertThat(before.getJsonNumber("personId").longValue()).isEqualTo(bob.id());
+        long version = before.getJsonNumber("sharingVersion").longValue();
+        assertThat(access(app, ana.id()).getString("decision")).isEqualTo("allow");
+        assertProblem(api.get("api/v1/apps/" + app, bob.token()), 404, "no app named");
+
+        Reply shared = api.post("api/v1/apps/" + app + "/shares", json("email", bob.email().toUpperCase()), ana.token());
+        assertThat(shared.status()).as(shared.toString()).isEqualTo(201);
+        assertThat(shared.json().getString("email")).isEqualTo(bob.email());
+        JsonObject allowed = access(app, bob.id());
+        assertThat(allowed.getString("decision")).isEqualTo("allow");
+        assertThat(allowed.getJsonNumber("sharingVersion").longValue()).isEqualTo(version + 1);
+        assertProblem(api.post("api/v1/apps/" + app + "/shares", json("email", bob.email()), ana.token()), 409, "already shared");
+        assertThat(api.get("api/v1/apps/" + app + "/shares", ana.token()).array())
+                .extracting(v -> v.asJsonObject().getString("email")).containsExactly(bob.email());
+
+        assertThat(api.get("api/v1/apps", bob.token()).array()).singleElement()
+                .satisfies(v -> assertThat(v.asJsonObject().getString("role")).isEqualTo("viewer"));
+        assertProblem(api.delete("api/v1/apps/" + app, bob.token()), 403, "only the owner");
+        assertProblem(api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), bob.token()), 403, "only the owner");
+        assertProblem(api.get("api/v1/apps/" + app + "/shares", bob.token()), 403, "only the owner");
+        assertProblem(api.post("api/v1/apps/" + app + "/shares", json("email", ana.email()), ana.token()), 400, "owner can always open");
+
+        assertThat(api.post("api/v1/apps/" + app + "/shares", json("email", unique("carol") + "@example.com"), ana.token()).status())
+                .as("someone not signed up yet").isEqualTo(201);
+        assertThat(api.delete("api/v1/apps/" + app + "/shares/" + bob.email(), ana.token()).status()).isEqualTo(204);
+        JsonObject revoked = access(app, bob.id());
+        assertThat(revoked.getString("decision")).isEqualTo("deny");
+        assertThat(revoked.getJsonNumber("sharingVersion").longValue()).isEqualTo(version + 3);
+        assertProblem(api.delete("api/v1/apps/" + app + "/shares/" + bob.email(), ana.token()), 404, "is not shared with");
+
+        assertProblem(api.internal("GET", "api/v1/internal/access?app=" + app + "&person=" + bob.id(), null, null), 401, "X-Qaldy-Service-Token");
+        assertProblem(api.internal("GET", "api/v1/internal/access?app=no-such-app-" + RUN + "&person=1", null, token), 404, "no app named");
+        assertProblem(api.internal("GET", "api/v1/internal/access?app=" + app + "&person=x", null, token), 400, "person id");
+        assertThat(access(app, 999_999_999L).getString("decision")).isEqualTo("deny");
+    }
+
+    JsonObject access(String app, long person) {
+        Reply reply = api.internal("GET", "api/v1/internal/access?app=" + app + "&person=" + person, null, TestCell.serviceToken());
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        return reply.json();
+    }
+
+    @Test
+    void a_ticket_is_redeemed_once_for_its_own_app() throws Exception {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        String other = createApp(ana);
+        Reply issued = api.post("api/v1/tickets", json("app", app, "returnPath", "/guestbook?page=2"), ana.token());
+        assertThat(issued.status()).as(issued.toString()).isEqualTo(201);
+        String ticket = issued.json().getString("ticket");
+        assertThat(ticket.length()).isGreaterThanOrEqualTo(22);
+        assertThat(issued.json().getString("url"))
+                .isEqualTo("http://" + app + ".localhost:8080/.qaldy/ticket?t=" + ticket + "&return=/guestbook%3Fpage%3D2");
+
+        String token = TestCell.serviceToken();
+        assertProblem(api.internal("POST", "api/v1/internal/tickets/redeem", json("ticket", ticket, "app", app), null), 401, "service");
+        assertProblem(api.internal("POST", "api/v1/internal/tickets/redeem", json("ticket", ticket, "app", other), token), 404, "unknown, used or expired");
+        Reply redeemed = api.internal("POST", "api/v1/internal/tickets/redeem", json("ticket", ticket, "app", app), token);
+        assertThat(redeemed.status()).as(redeemed.toString()).isEqualTo(200);
+        Session session = SessionTokens.verify(redeemed.json().getString("token"), TestCell.publicKey(), Clock.systemUTC());
+        assertThat(session.personId()).isEqualTo(ana.id());
+        assertThat(Instant.parse(redeemed.json().getString("expiresAt"))).isEqualTo(session.expiresAt());
+        assertProblem(api.internal("POST", "api/v1/internal/tickets/redeem", json("ticket", ticket, "app", app), token), 404, "unknown, used or expired");
+        assertProblem(api.internal("POST", "api/v1/internal/tickets/redeem", json("ticket", "made-up", "app", app), token), 404, "unknown");
+
+        assertProblem(api.post("api/v1/tickets", json("app", app, "returnPath", "//evil.example/"), ana.token()), 400, "returnPath");
+        assertProblem(api.post("api/v1/tickets", json("app", "no-such-app-" + RUN, "returnPath", "/"), ana.token()), 404, "no app named");
+        assertProblem(api.post("api/v1/tickets", json("app", app, "returnPath", "/"), null), 401, "sign in");
+    }
+
+    @Test
+    void the_audit_log_lists_the_owners_actions_newest_first_in_pages() {
+        Person ana = signUpAndIn("ana");
+        Person bob = signUpAndIn("bob");
+        String app = createApp(ana);
+        api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        awaitBuild(ana, app, 1, "succeeded");
+        api.put("api/v1/apps/" + app + "/live", json("version", 1), ana.token());
+        api.post("api/v1/apps/" + app + "/shares", json("email", bob.email()), ana.token());
+        api.delete("api/v1/apps/" + app + "/shares/" + bob.email(), ana.token());
+        String doomed = createApp(ana);
+        assertThat(api.delete("api/v1/apps/" + doomed, ana.token()).status()).isEqualTo(204);
+        String again = api.post("api/v1/sessions", json("email", ana.email(), "password", PASSWORD), null).json().getString("token");
+        assertThat(api.delete("api/v1/sessions/current", again).status()).isEqualTo(204);
+
+        Reply page = api.get("api/v1/audit?limit=200", ana.token());
+        assertThat(page.status()).as(page.toString()).isEqualTo(200);
+        List<String> lines = page.json().getJsonArray("entries").stream().map(JsonValue::asJsonObject)
+                .map(e -> e.getString("action") + " " + e.getString("target")).toList();
+        assertThat(lines).containsSubsequence(
+                "sign-out " + ana.email(), "sign-in " + ana.email(), "app.delete " + doomed, "app.create " + doomed,
+                "revoke " + bob.email(), "share " + bob.email(), "promote version 1", "build version 1",
+                "app.create " + app, "sign-in " + ana.email(), "sign-up " + ana.email());
+        JsonObject newest = page.json().getJsonArray("entries").getJsonObject(0);
+        assertThat(newest.getString("actor")).isEqualTo(ana.email());
+        assertThat(newest.getString("action")).isEqualTo("sign-out");
+        assertThat(newest.get("app")).isEqualTo(JsonValue.NULL);
+        JsonObject deleted = page.json().getJsonArray("entries").getJsonObject(2);
+        assertThat(deleted.getString("action")).isEqualTo("app.delete");
+        assertThat(deleted.getString("app")).isEqualTo(doomed);
+        assertThat(Instant.parse(newest.getString("at"))).isBefore(Instant.now().plusSeconds(1));
+        assertThat(page.json().get("nextBefore")).isEqualTo(JsonValue.NULL);
+
+        Reply first = api.get("api/v1/audit?limit=2", ana.token());
+        assertThat(first.json().getJsonArray("entries")).hasSize(2);
+        long cursor = first.json().getJsonNumber("nextBefore").longValue();
+        Reply second = api.get("api/v1/audit?limit=2&before=" + cursor, ana.token());
+        assertThat(second.json().getJsonArray("entries").getJsonObject(0).getString("action") + " "
+                + second.json().getJsonArray("entries").getJsonObject(0).getString("target")).isEqualTo(lines.get(2));
+
+        assertThat(api.get("api/v1/audit", bob.token()).json().getJsonArray("entries").stream()
+                .map(v -> v.asJsonObject().getString("actor"))).containsOnly(bob.email());
+        assertProblem(api.get("api/v1/audit?limit=500", ana.token()), 400, "between 1 and 200");
+        assertProblem(api.get("api/v1/audit?limit=x", ana.token()), 400, "whole number");
+    }
+
+    @Test
+    void deleting_an_app_takes_its_builds_shares_and_bundles_along() {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        awaitBuild(ana, app, 1, "succeeded");
+        api.put("api/v1/apps/" + app + "/live", json("version", 1), ana.token());
+        api.post("api/v1/apps/" + app + "/shares", json("email", "someone@example.com"), ana.token());
+
+        assertThat(api.delete("api/v1/apps/" + app, ana.token()).status()).isEqualTo(204);
+        String token = TestCell.serviceToken();
+        assertProblem(api.get("api/v1/apps/" + app, ana.token()), 404, "no app named");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, token), 404, "no app named");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/versions/1/bundle", null, token), 404, "no app named");
+        assertProblem(api.internal("GET", "api/v1/internal/access?app=" + app + "&person=" + ana.id(), null, token), 404, "no app named");
+        assertThat(api.post("api/v1/apps", json("name", app), ana.token()).status()).as("the name is free again").isEqualTo(201);
+        assertThat(api.get("api/v1/apps/" + app + "/builds", ana.token()).array()).isEmpty();
+    }
+
+    @Test
+    void bad_requests_get_clean_problems_and_health_is_up() throws IOException {
+        assertProblem(api.send("api/v1/people", Map.of("Content-Type", "application/json"), "POST",
+                BodyPublishers.ofString("{\"email\": ")), 400, "not valid JSON");
+        assertProblem(api.send("api/v1/people", Map.of("Content-Type", "application/json"), "POST",
+                BodyPublishers.ofString("[\"email\"]")), 400, "must be a JSON object");
+        assertProblem(api.post("api/v1/people", json("email", 7, "password", PASSWORD), null), 400, "\"email\" is required and must be a string");
+        String huge = "{\"email\":\"" + "a".repeat(70 * 1024) + "\"}";
+        assertProblem(api.post("api/v1/people", huge, null), 413, "65536 bytes");
+        assertProblem(api.send("api/v1/people", Map.of("Content-Type", "text/plain"), "POST", BodyPublishers.ofString("x")),
+                415, "content type");
+        assertProblem(api.get("api/v1/no/such/thing", null), 404, "no such resource");
+
+        Reply ready = api.get("health/ready", null);
+        assertThat(ready.status()).as(ready.toString()).isEqualTo(200);
+        assertThat(ready.json().getString("status")).isEqualTo("UP");
+        assertThat(ready.text()).contains("database");
+        assertThat(api.get("health/live", null).json().getString("status")).isEqualTo("UP");
+    }
+}

@@ -1,0 +1,92 @@
+package dev.qaldy.control.it;
+
+import dev.qaldy.contract.keys.CellKeys;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.ECPublicKey;
+import java.util.Comparator;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * The files a test Micro needs before it boots (a fresh cell key pair and service token under
+ * {@code target/it-cell/keys}, an empty var and root dir), and the WAR under test named ROOT.war so
+ * that it is deployed at context root "/", as the launcher deploys it.
+ */
+final class TestCell {
+
+    static final Path DIR = Path.of(System.getProperty("qaldy.it.dir", "target/it-cell"));
+    static final Path KEYS = DIR.resolve("keys");
+    static final Path VAR = DIR.resolve("var");
+
+    private static ECPublicKey publicKey;
+    private static ECPrivateKey privateKey;
+    private static String serviceToken;
+
+    private TestCell() {
+    }
+
+    /** Writes fresh keys and service token, and returns the WAR to deploy; called from {@code @Deployment}. */
+    static synchronized WebArchive prepareAndDeploy() {
+        try {
+            deleteTree(DIR.resolve("micro"));
+            deleteTree(VAR);
+            Files.createDirectories(KEYS);
+            Files.createDirectories(DIR.resolve("tmp"));
+            KeyPair pair = CellKeys.generate();
+            publicKey = (ECPublicKey) pair.getPublic();
+            privateKey = (ECPrivateKey) pair.getPrivate();
+            Files.writeString(KEYS.resolve("cell.pub.pem"), CellKeys.toPem(publicKey), StandardCharsets.US_ASCII);
+            Files.writeString(KEYS.resolve("cell.key.pem"), CellKeys.toPem(privateKey), StandardCharsets.US_ASCII);
+            serviceToken = UUID.randomUUID() + "-" + UUID.randomUUID();
+            Files.writeString(KEYS.resolve("service-token"), serviceToken + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        File war = new File(System.getProperty("qaldy.it.war"));
+        return ShrinkWrap.create(ZipImporter.class, "ROOT.war").importFrom(war).as(WebArchive.class);
+    }
+
+    static ECPublicKey publicKey() {
+        return publicKey;
+    }
+
+    static ECPrivateKey privateKey() {
+        return privateKey;
+    }
+
+    static String serviceToken() {
+        return serviceToken;
+    }
+
+    /** Files left in the upload spool (should be none once builds are done or refused). */
+    static long spooledUploads() throws IOException {
+        Path uploads = VAR.resolve("uploads");
+        if (!Files.isDirectory(uploads)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.list(uploads)) {
+            return files.count();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.qaldy.control.platform.boundary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.qaldy.control.platform.boundary.ProblemMapper.Problem;
+import dev.qaldy.control.platform.control.Conflict;
+import dev.qaldy.control.platform.control.TooManyAttempts;
+import jakarta.persistence.PersistenceException;
+import jakarta.resource.spi.ResourceAllocationException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
+
+class ProblemMapperTest {
+
+    final ProblemMapper mapper = new ProblemMapper();
+
+    {
+        mapper.log = Logger.getLogger(ProblemMapperTest.class.getName());
+    }
+
+    @Test
+    void business_exceptions_keep_their_status_type_and_detail_even_when_wrapped() {
+        Problem problem = mapper.describe(new RuntimeException(new Conflict("the app name x is taken")));
+        assertThat(problem.status()).isEqualTo(409);
+        assertThat(problem.json()).isEqualTo("{\"type\":\"https://qaldy.dev/problems/conflict\",\"title\":\"Conflict\","
+                + "\"status\":409,\"detail\":\"the app name x is taken\"}");
+        assertThat(mapper.describe(new TooManyAttempts("wait", 42)).headers()).containsEntry("Retry-After", 42L);
+    }
+
+    @Test
+    void unknown_errors_say_nothing_but_a_reference() {
+        Problem problem = mapper.describe(new IllegalStateException("secret internals at /var/lib/x"));
+        assertThat(problem.status()).isEqualTo(500);
+        assertThat(problem.json()).doesNotContain("secret").doesNotContain("IllegalState")
+                .containsPattern("reference [0-9a-f-]{36}");
+    }
+
+    @Test
+    void a_lost_database_connection_is_a_503() {
+        Throwable pool = new SQLException("Error in allocating a connection",
+                new ResourceAllocationException("could not allocate", new SQLNonTransientConnectionException("broken")));
+        Problem problem = mapper.describe(new PersistenceException(pool));
+        assertThat(problem.status()).isEqualTo(503);
+        assertThat(problem.headers()).containsEntry("Retry-After", 5);
+        assertThat(mapper.describe(new RuntimeException(new SQLException("down", "08001"))).status()).isEqualTo(503);
+        assertThat(mapper.describe(new RuntimeException(new SQLException("syntax", "42000"))).status()).isEqualTo(500);
+    }
+}

@@ -1,0 +1,2 @@
+/** Access: the decision the gate receives. */
+package dev.qaldy.control.access.entity;

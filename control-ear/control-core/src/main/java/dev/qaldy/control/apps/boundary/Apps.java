@@ -1,0 +1,105 @@
+package dev.qaldy.control.apps.boundary;
+
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.control.apps.control.AppGuard;
+import dev.qaldy.control.apps.entity.App;
+import dev.qaldy.control.apps.entity.AppName;
+import dev.qaldy.control.apps.entity.AppView;
+import dev.qaldy.control.audit.entity.Audited;
+import dev.qaldy.control.builds.entity.Build;
+import dev.qaldy.control.builds.entity.BundleBytes;
+import dev.qaldy.control.people.boundary.People;
+import dev.qaldy.control.platform.control.Conflict;
+import dev.qaldy.control.platform.control.PublicUrls;
+import dev.qaldy.control.sharing.entity.Share;
+import dev.qaldy.control.tickets.entity.Ticket;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.PersistenceException;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** Apps: create, list the ones a person owns or may view, show, delete. */
+@ApplicationScoped
+@Transactional
+public class Apps {
+
+    @PersistenceContext(unitName = "qaldy")
+    EntityManager em;
+
+    @Inject
+    AppGuard guard;
+
+    @Inject
+    People people;
+
+    @Inject
+    PublicUrls urls;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Event<Audited> audit;
+
+    /**
+     * Creates an app owned by {@code me}.
+     *
+     * @throws dev.qaldy.control.platform.control.InvalidInput naming the rule a bad name breaks
+     * @throws Conflict when the name is taken
+     */
+    public AppView create(Session me, String name) {
+        AppName.check(name);
+        if (guard.byName(name).isPresent()) {
+            throw new Conflict("the app name " + name + " is taken");
+        }
+        App app = new App(name, people.signedIn(me.personId()), clock.instant());
+        try {
+            em.persist(app);
+            em.flush();
+        } catch (PersistenceException raced) {
+            throw new Conflict("the app name " + name + " is taken");
+        }
+        audit.fire(new Audited(me.email(), Audited.APP_CREATE, app.id(), name, name));
+        return view(app, AppView.OWNER);
+    }
+
+    /** The apps {@code me} owns and the ones shared with {@code me}, by name. */
+    public List<AppView> visibleTo(Session me) {
+        List<AppView> views = new ArrayList<>();
+        em.createNamedQuery(App.OWNED_BY, App.class).setParameter("personId", me.personId()).getResultList()
+                .forEach(app -> views.add(view(app, AppView.OWNER)));
+        em.createNamedQuery(App.SHARED_WITH, App.class).setParameter("email", me.email()).getResultList().stream()
+                .filter(app -> !app.isOwnedBy(me.personId()))
+                .forEach(app -> views.add(view(app, AppView.VIEWER)));
+        views.sort(Comparator.comparing(AppView::name));
+        return views;
+    }
+
+    /** One app as {@code me} sees it (owner or viewer; anyone else gets 404). */
+    public AppView show(Session me, String name) {
+        App app = guard.visible(me, name);
+        return view(app, app.isOwnedBy(me.personId()) ? AppView.OWNER : AppView.VIEWER);
+    }
+
+    /** Deletes the app with its builds, bundles, shares and tickets (owner only); the audit log keeps its lines. */
+    public void delete(Session me, String name) {
+        App app = guard.ownedForUpdate(me, name);
+        em.createNamedQuery(BundleBytes.DELETE_OF_APP).setParameter("app", app).executeUpdate();
+        em.createNamedQuery(Build.DELETE_OF_APP).setParameter("app", app).executeUpdate();
+        em.createNamedQuery(Share.DELETE_OF_APP).setParameter("app", app).executeUpdate();
+        em.createNamedQuery(Ticket.DELETE_OF_APP).setParameter("app", name).executeUpdate();
+        em.remove(app);
+        audit.fire(new Audited(me.email(), Audited.APP_DELETE, app.id(), name, name));
+    }
+
+    private AppView view(App app, String role) {
+        return new AppView(app.name(), app.owner().email(), role, app.liveVersion(), urls.app(app.name()));
+    }
+}

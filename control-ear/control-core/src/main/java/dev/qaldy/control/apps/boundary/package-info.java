@@ -1,0 +1,2 @@
+/** Apps: create, list, show and delete, as a transactional façade. */
+package dev.qaldy.control.apps.boundary;

@@ -1,0 +1,2 @@
+/** Apps: who may see or change an app (owner, viewer, nobody). */
+package dev.qaldy.control.apps.control;

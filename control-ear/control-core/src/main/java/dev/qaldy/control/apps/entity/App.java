@@ -1,0 +1,116 @@
+package dev.qaldy.control.apps.entity;
+
+import dev.qaldy.control.people.entity.Person;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.ManyToOne;
+import jakarta.persistence.NamedQuery;
+import jakarta.persistence.SequenceGenerator;
+import jakarta.persistence.Table;
+import jakarta.persistence.UniqueConstraint;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * An app: its unique name, its owner, the version that is live, the last build version handed out,
+ * and a sharing version that grows with every share or revoke (the gate drops remembered answers
+ * older than the newest sharing version it has seen).
+ */
+@Entity
+@Table(name = "APPS", uniqueConstraints = @UniqueConstraint(name = "APPS_NAME_UQ", columnNames = "NAME"))
+@NamedQuery(name = App.BY_NAME, query = "SELECT a FROM App a WHERE a.name = :name")
+@NamedQuery(name = App.OWNED_BY, query = "SELECT a FROM App a WHERE a.owner.id = :personId ORDER BY a.name")
+@NamedQuery(name = App.SHARED_WITH, query = "SELECT a FROM App a WHERE EXISTS (SELECT s FROM Share s"
+        + " WHERE s.app = a AND s.email = :email) ORDER BY a.name")
+public class App {
+
+    public static final String BY_NAME = "App.byName";
+    public static final String OWNED_BY = "App.ownedBy";
+    public static final String SHARED_WITH = "App.sharedWith";
+
+    @Id
+    @SequenceGenerator(name = "APPS_SEQ", sequenceName = "APPS_SEQ", allocationSize = 20)
+    @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "APPS_SEQ")
+    private Long id;
+
+    @Column(name = "NAME", nullable = false, length = 63)
+    private String name;
+
+    @ManyToOne(optional = false)
+    @JoinColumn(name = "OWNER_ID", nullable = false)
+    private Person owner;
+
+    /** Epoch milliseconds. */
+    @Column(name = "CREATED_AT", nullable = false)
+    private long createdAt;
+
+    @Column(name = "LIVE_VERSION")
+    private Long liveVersion;
+
+    @Column(name = "LAST_VERSION", nullable = false)
+    private long lastVersion;
+
+    @Column(name = "SHARING_VERSION", nullable = false)
+    private long sharingVersion;
+
+    protected App() {
+    }
+
+    /** @param name a name that passed {@link AppName#check} */
+    public App(String name, Person owner, Instant createdAt) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.owner = Objects.requireNonNull(owner, "owner");
+        this.createdAt = createdAt.toEpochMilli();
+    }
+
+    public Long id() {
+        return id;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Person owner() {
+        return owner;
+    }
+
+    public boolean isOwnedBy(long personId) {
+        return owner.id() == personId;
+    }
+
+    public Instant createdAt() {
+        return Instant.ofEpochMilli(createdAt);
+    }
+
+    /** The live version, or {@code null} before the first promote. */
+    public Long liveVersion() {
+        return liveVersion;
+    }
+
+    public long sharingVersion() {
+        return sharingVersion;
+    }
+
+    /** Hands out the next build version: 1, 2, 3… never reused, even after a failed build. */
+    public long nextBuildVersion() {
+        return ++lastVersion;
+    }
+
+    /** Makes {@code version} live; the caller has checked that it built successfully. */
+    public void promote(long version) {
+        if (version < 1 || version > lastVersion) {
+            throw new IllegalArgumentException("no version " + version + " of " + name);
+        }
+        this.liveVersion = version;
+    }
+
+    /** Records a change of who may open the app; returns the new sharing version. */
+    public long sharingChanged() {
+        return ++sharingVersion;
+    }
+}

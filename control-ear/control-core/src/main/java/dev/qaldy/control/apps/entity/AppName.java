@@ -1,0 +1,51 @@
+package dev.qaldy.control.apps.entity;
+
+import dev.qaldy.control.platform.control.InvalidInput;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The rule for app names: a DNS label (every app is served on its own origin, {@code <name>.<base domain>}),
+ * lower case, and none of the names the platform keeps for itself.
+ */
+public final class AppName {
+
+    /** 1 to 63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit. */
+    public static final Pattern LABEL = Pattern.compile("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$");
+    /** Names that would collide with the platform's own hosts. */
+    public static final Set<String> RESERVED = Set.of("api", "console", "www", "hooks", "status", "admin", "qaldy");
+
+    private AppName() {
+    }
+
+    /**
+     * Checks a proposed name.
+     *
+     * @return the name, unchanged
+     * @throws InvalidInput naming the rule that the name breaks
+     */
+    public static String check(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new InvalidInput("an app name is required");
+        }
+        if (!LABEL.matcher(name).matches()) {
+            throw new InvalidInput("app name \"" + shorten(name) + "\" is not a DNS label: use 1 to 63 characters of"
+                    + " lower-case letters a-z, digits 0-9 and '-', starting and ending with a letter or digit"
+                    + " (no dots, no upper case)");
+        }
+        if (RESERVED.contains(name)) {
+            throw new InvalidInput("app name \"" + name + "\" is reserved; reserved names are "
+                    + String.join(", ", RESERVED.stream().sorted().toList()));
+        }
+        return name;
+    }
+
+    /** Whether {@code name} could be an app's name (for path parameters: anything else is simply not found). */
+    public static boolean isWellFormed(String name) {
+        return name != null && LABEL.matcher(name).matches();
+    }
+
+    private static String shorten(String text) {
+        return text.length() > 70 ? text.substring(0, 70) + "…" : text;
+    }
+}

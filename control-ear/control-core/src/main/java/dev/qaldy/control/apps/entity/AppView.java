@@ -1,0 +1,16 @@
+package dev.qaldy.control.apps.entity;
+
+/**
+ * An app as a person sees it.
+ *
+ * @param name        the app's name
+ * @param owner       the owner's email
+ * @param role        {@code "owner"} or {@code "viewer"}
+ * @param liveVersion the live version, or {@code null}
+ * @param url         the app's own origin, e.g. {@code http://guestbook.localhost:8080/}
+ */
+public record AppView(String name, String owner, String role, Long liveVersion, String url) {
+
+    public static final String OWNER = "owner";
+    public static final String VIEWER = "viewer";
+}

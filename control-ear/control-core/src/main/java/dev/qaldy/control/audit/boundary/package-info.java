@@ -1,0 +1,2 @@
+/** Audit: reading the log a person may see. */
+package dev.qaldy.control.audit.boundary;

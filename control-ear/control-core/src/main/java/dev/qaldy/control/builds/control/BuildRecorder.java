@@ -1,0 +1,73 @@
+package dev.qaldy.control.builds.control;
+
+import dev.qaldy.control.builds.entity.Build;
+import dev.qaldy.control.builds.entity.BuildStatus;
+import dev.qaldy.control.builds.entity.BundleBytes;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import jakarta.transaction.Transactional.TxType;
+import java.time.Clock;
+import java.util.List;
+
+/** Records a build's progress, one short transaction per step (the builder runs outside any request). */
+@ApplicationScoped
+@Transactional(TxType.REQUIRES_NEW)
+public class BuildRecorder {
+
+    @PersistenceContext(unitName = "qaldy")
+    EntityManager em;
+
+    @Inject
+    Clock clock;
+
+    /**
+     * Marks the build as running.
+     *
+     * @return false when the build is gone (its app was deleted meanwhile) or no longer queued
+     */
+    public boolean start(long buildId) {
+        Build build = em.find(Build.class, buildId);
+        if (build == null || build.status() != BuildStatus.QUEUED) {
+            return false;
+        }
+        build.start();
+        return true;
+    }
+
+    /** Stores the bundle bytes with its SHA-256 and seal, and marks the build succeeded. */
+    public void succeed(long buildId, byte[] bundle, String sha256, String seal, List<String> log) {
+        Build build = em.find(Build.class, buildId);
+        if (build == null) {
+            return;
+        }
+        em.persist(new BundleBytes(buildId, bundle));
+        build.succeed(sha256, seal, log, clock.instant());
+    }
+
+    /** Marks the build failed with its log; a build that is gone or already final stays as it is. */
+    public void fail(long buildId, List<String> log) {
+        Build build = em.find(Build.class, buildId);
+        if (build != null && !build.status().isFinal()) {
+            build.fail(log, clock.instant());
+        }
+    }
+
+    /**
+     * Fails every build still queued or running: called at start-up, when no builder can be
+     * working on them any more.
+     *
+     * @return how many builds were failed
+     */
+    public int failInterrupted() {
+        List<Build> unfinished = em.createNamedQuery(Build.UNFINISHED, Build.class)
+                .setParameter("statuses", List.of(BuildStatus.QUEUED, BuildStatus.RUNNING)).getResultList();
+        for (Build build : unfinished) {
+            build.fail(List.of("the control plane restarted before this build finished; upload the archive again"),
+                    clock.instant());
+        }
+        return unfinished.size();
+    }
+}

@@ -1,0 +1,74 @@
+package dev.qaldy.control.builds.control;
+
+import dev.qaldy.control.apps.entity.AppName;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.ByteArrayInputStream;
+import java.util.Set;
+
+/**
+ * An archive's {@code qaldy.json}: {@code {"name":"guestbook","kind":"app","handler":"server.js"}}
+ * ({@code handler} optional).
+ *
+ * @param name    a DNS label naming the app the archive was made for
+ * @param kind    always {@code "app"} for now
+ * @param handler path of the server-side script inside the archive, or {@code null}
+ */
+public record Manifest(String name, String kind, String handler) {
+
+    /** The manifest's file name at the archive root. */
+    public static final String FILE = "qaldy.json";
+    /** Largest manifest read, in bytes. */
+    public static final int MAX_BYTES = 64 * 1024;
+    private static final Set<String> KINDS = Set.of("app");
+
+    /**
+     * Parses and checks a manifest.
+     *
+     * @param files the archive's file names, to check that the handler exists
+     * @throws BundleRejected naming what is wrong
+     */
+    static Manifest parse(byte[] json, Set<String> files) throws BundleRejected {
+        JsonObject object;
+        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(json))) {
+            JsonValue value = reader.readValue();
+            if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+                throw new BundleRejected(FILE + " must be a JSON object");
+            }
+            object = value.asJsonObject();
+        } catch (RuntimeException e) {
+            throw new BundleRejected(FILE + " is not valid JSON");
+        }
+        String name = string(object, "name", true);
+        if (!AppName.LABEL.matcher(name).matches()) {
+            throw new BundleRejected(FILE + ": \"name\" must be a DNS label (lower-case letters, digits and '-')");
+        }
+        String kind = string(object, "kind", true);
+        if (!KINDS.contains(kind)) {
+            throw new BundleRejected(FILE + ": \"kind\" must be \"app\"");
+        }
+        String handler = string(object, "handler", false);
+        if (handler != null && (!handler.endsWith(".js") || !files.contains(handler))) {
+            throw new BundleRejected(FILE + ": \"handler\" must name a .js file in the archive; \""
+                    + (handler.length() > 100 ? handler.substring(0, 100) + "…" : handler) + "\" is not one");
+        }
+        return new Manifest(name, kind, handler);
+    }
+
+    private static String string(JsonObject object, String key, boolean required) throws BundleRejected {
+        JsonValue value = object.get(key);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            if (required) {
+                throw new BundleRejected(FILE + ": \"" + key + "\" is required");
+            }
+            return null;
+        }
+        if (value.getValueType() != JsonValue.ValueType.STRING) {
+            throw new BundleRejected(FILE + ": \"" + key + "\" must be a string");
+        }
+        return ((JsonString) value).getString();
+    }
+}

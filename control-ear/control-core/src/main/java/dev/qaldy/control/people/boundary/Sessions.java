@@ -1,0 +1,79 @@
+package dev.qaldy.control.people.boundary;
+
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.control.audit.entity.Audited;
+import dev.qaldy.control.people.control.PasswordHasher;
+import dev.qaldy.control.people.control.SessionIssuer;
+import dev.qaldy.control.people.control.SignInThrottle;
+import dev.qaldy.control.people.entity.EmailAddress;
+import dev.qaldy.control.people.entity.Person;
+import dev.qaldy.control.people.entity.SignedSession;
+import dev.qaldy.control.platform.control.NotSignedIn;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import java.util.Optional;
+
+/** Signing in and out. */
+@ApplicationScoped
+@Transactional
+public class Sessions {
+
+    /** Same words for an unknown email and a wrong password, so a refusal never says which. */
+    static final String REFUSED = "wrong email or password";
+    /** Longest password even looked at, in characters: bounds the hashing work per attempt. */
+    static final int MAX_PASSWORD_LENGTH = 1024;
+
+    @Inject
+    People people;
+
+    @Inject
+    PasswordHasher hasher;
+
+    @Inject
+    SignInThrottle throttle;
+
+    @Inject
+    SessionIssuer issuer;
+
+    @Inject
+    Event<Audited> audit;
+
+    /**
+     * Signs a person in.
+     *
+     * @throws dev.qaldy.control.platform.control.TooManyAttempts after too many recent failures for the email
+     * @throws NotSignedIn for an unknown email or a wrong password (recorded as a failure)
+     */
+    public SignedSession signIn(String rawEmail, String password) {
+        String email = EmailAddress.normalizeLeniently(rawEmail);
+        throttle.checkAllowed(email);
+        Optional<Person> person = people.byEmail(email);
+        boolean ok = password != null && password.length() <= MAX_PASSWORD_LENGTH
+                && (person.isPresent() ? hasher.verify(password, person.get().passwordHash())
+                        : hasher.verifyNothing(password));
+        if (!ok) {
+            throttle.recordFailure(email);
+            throw new NotSignedIn(REFUSED);
+        }
+        throttle.forget(email);
+        audit.fire(Audited.personal(email, Audited.SIGN_IN));
+        return issuer.issue(person.get());
+    }
+
+    /** Signs the session out: the API refuses its token from now on. */
+    public void signOut(Session session) {
+        issuer.signOut(session);
+        audit.fire(Audited.personal(session.email(), Audited.SIGN_OUT));
+    }
+
+    /**
+     * The session a bearer token carries.
+     *
+     * @throws NotSignedIn for anything but a valid token that was not signed out
+     */
+    public Session verify(String token) {
+        return issuer.verify(token);
+    }
+}

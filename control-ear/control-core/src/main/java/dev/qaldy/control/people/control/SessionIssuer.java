@@ -1,0 +1,93 @@
+package dev.qaldy.control.people.control;
+
+import dev.qaldy.contract.session.InvalidTokenException;
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.contract.session.SessionTokens;
+import dev.qaldy.control.people.entity.Person;
+import dev.qaldy.control.people.entity.SignedOutSession;
+import dev.qaldy.control.people.entity.SignedSession;
+import dev.qaldy.control.platform.control.CellKeyring;
+import dev.qaldy.control.platform.control.NotSignedIn;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Signs session tokens (ES256, lifetime {@code qaldy.sessions.ttl}, default 12 h) and verifies the
+ * ones the API receives, refusing those their holder signed out of.
+ */
+@ApplicationScoped
+public class SessionIssuer {
+
+    @PersistenceContext(unitName = "qaldy")
+    EntityManager em;
+
+    @Inject
+    CellKeyring keys;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Logger log;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.sessions.ttl", defaultValue = "PT12H")
+    Duration ttl;
+
+    /** A new signed session for {@code person}, issued now (whole seconds, as the token stores them). */
+    public SignedSession issue(Person person) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        Session session = new Session(person.id(), person.email(), UUID.randomUUID().toString(), now, now.plus(ttl));
+        return new SignedSession(SessionTokens.sign(session, keys.privateKey()), session.expiresAt());
+    }
+
+    /**
+     * Verifies a bearer token.
+     *
+     * @throws NotSignedIn for a forged, foreign, expired, unreadable or signed-out token
+     */
+    @Transactional
+    public Session verify(String token) {
+        Session session;
+        try {
+            session = SessionTokens.verify(token, keys.publicKey(), clock);
+        } catch (InvalidTokenException e) {
+            log.log(Level.FINE, "refused a session token: {0}", e.getMessage());
+            throw new NotSignedIn("the session token is invalid or expired; sign in again");
+        }
+        long signedOut = em.createNamedQuery(SignedOutSession.COUNT_BY_TOKEN, Long.class)
+                .setParameter("tokenId", session.tokenId()).getSingleResult();
+        if (signedOut > 0) {
+            throw new NotSignedIn("this session was signed out; sign in again");
+        }
+        return session;
+    }
+
+    /** Marks the session's token as signed out until its expiry. */
+    @Transactional
+    public void signOut(Session session) {
+        em.persist(new SignedOutSession(session.tokenId(), session.expiresAt()));
+    }
+
+    /**
+     * Deletes sign-out marks of tokens that have expired anyway.
+     *
+     * @return how many were deleted
+     */
+    @Transactional
+    public int forgetExpiredSignOuts() {
+        return em.createNamedQuery(SignedOutSession.EXPIRED)
+                .setParameter("now", clock.instant().toEpochMilli()).executeUpdate();
+    }
+}

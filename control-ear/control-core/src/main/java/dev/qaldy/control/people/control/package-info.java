@@ -1,0 +1,2 @@
+/** People: password hashing, the sign-in slow-down and session token signing. */
+package dev.qaldy.control.people.control;

@@ -1,0 +1,31 @@
+package dev.qaldy.control.platform.control;
+
+/**
+ * Root of the control plane's business exceptions: each one knows its HTTP status, a stable
+ * problem type and a title; its message is the problem's {@code detail} and is shown to the user,
+ * so it never carries internals.
+ */
+public abstract class QaldyException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+    /** Prefix of every problem type URI. */
+    public static final String TYPE_BASE = "https://qaldy.dev/problems/";
+
+    protected QaldyException(String detail) {
+        super(detail);
+    }
+
+    /** The HTTP status code of the problem. */
+    public abstract int status();
+
+    /** The stable last segment of the problem type URI, e.g. {@code invalid-input}. */
+    protected abstract String slug();
+
+    /** A short, fixed, human-readable summary of the problem type. */
+    public abstract String title();
+
+    /** The problem type URI (RFC 9457 {@code type}). */
+    public String type() {
+        return TYPE_BASE + slug();
+    }
+}

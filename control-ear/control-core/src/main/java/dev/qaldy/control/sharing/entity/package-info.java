@@ -1,0 +1,2 @@
+/** Sharing: one viewer of one app. */
+package dev.qaldy.control.sharing.entity;

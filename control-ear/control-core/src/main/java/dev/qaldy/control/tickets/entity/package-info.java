@@ -1,0 +1,2 @@
+/** Tickets: a stored ticket (its hash only). */
+package dev.qaldy.control.tickets.entity;
