@@ -32,6 +32,7 @@ public final class Cell implements AutoCloseable {
     private final Map<String, String> env = new LinkedHashMap<>();
     private final HttpClient http = HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1)
             .followRedirects(HttpClient.Redirect.NEVER)
             .build();
     private final Thread cleanup = new Thread(this::killAll, "cell-cleanup");

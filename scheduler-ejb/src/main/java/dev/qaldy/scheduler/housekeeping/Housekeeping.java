@@ -5,9 +5,11 @@ import dev.qaldy.control.people.control.SessionIssuer;
 import dev.qaldy.control.people.control.SignInThrottle;
 import dev.qaldy.control.tickets.boundary.Tickets;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
+import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
@@ -39,6 +41,14 @@ public class Housekeeping {
 
     @Inject
     Logger log;
+
+    @Resource
+    TimerService timers;
+
+    /** Whether this scheduler's timer is armed (a readiness fact: a scheduler without timers fires nothing). */
+    public boolean ticking() {
+        return !timers.getTimers().isEmpty();
+    }
 
     @PostConstruct
     void failInterruptedBuilds() {

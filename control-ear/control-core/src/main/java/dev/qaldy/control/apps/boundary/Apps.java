@@ -14,6 +14,7 @@ import dev.qaldy.control.platform.control.PublicUrls;
 import dev.qaldy.control.sharing.entity.Share;
 import dev.qaldy.control.tickets.entity.Ticket;
 import jakarta.enterprise.context.ApplicationScoped;
+import dev.qaldy.control.sharing.entity.SharingChanged;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -47,6 +48,9 @@ public class Apps {
 
     @Inject
     Event<Audited> audit;
+
+    @Inject
+    Event<SharingChanged> sharingChanged;
 
     /**
      * Creates an app owned by {@code me}.
@@ -96,6 +100,7 @@ public class Apps {
         em.createNamedQuery(Share.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.createNamedQuery(Ticket.DELETE_OF_APP).setParameter("app", name).executeUpdate();
         em.remove(app);
+        sharingChanged.fire(new SharingChanged(name, app.sharingChanged()));
         audit.fire(new Audited(me.email(), Audited.APP_DELETE, app.id(), name, name));
     }
 

@@ -29,6 +29,7 @@ public class ServiceToken {
     Logger log;
 
     private volatile byte[] expectedDigest;
+    private volatile String secret;
 
     /**
      * Whether {@code presented} is the cell's service token; compares SHA-256 digests in constant
@@ -42,6 +43,15 @@ public class ServiceToken {
         return MessageDigest.isEqual(expected, sha256(presented.trim()));
     }
 
+    /**
+     * The secret itself, for the control plane's own calls to the gates (sharing pushes).
+     *
+     * @return the secret, or an empty string when the file is missing or too short (the gate then refuses the call)
+     */
+    public String secret() {
+        return expectedDigest() == null ? "" : secret;
+    }
+
     private byte[] expectedDigest() {
         byte[] digest = expectedDigest;
         if (digest == null) {
@@ -53,6 +63,7 @@ public class ServiceToken {
                     return null;
                 }
                 digest = sha256(secret);
+                this.secret = secret;
                 expectedDigest = digest;
             } catch (IOException e) {
                 log.warning(() -> "cannot read the service token file " + file + ": " + e

@@ -9,6 +9,7 @@ import dev.qaldy.control.platform.control.Conflict;
 import dev.qaldy.control.platform.control.InvalidInput;
 import dev.qaldy.control.platform.control.NotFound;
 import dev.qaldy.control.sharing.entity.Share;
+import dev.qaldy.control.sharing.entity.SharingChanged;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -35,6 +36,9 @@ public class Shares {
     @Inject
     Event<Audited> audit;
 
+    @Inject
+    Event<SharingChanged> sharingChanged;
+
     /** The app's viewers, by email (owner only). */
     public List<Share> list(Session me, String appName) {
         App app = guard.owned(me, appName);
@@ -58,7 +62,7 @@ public class Shares {
         }
         Share share = new Share(app, email, clock.instant());
         em.persist(share);
-        app.sharingChanged();
+        sharingChanged.fire(new SharingChanged(app.name(), app.sharingChanged()));
         audit.fire(new Audited(me.email(), Audited.SHARE, app.id(), app.name(), email));
         return share;
     }
@@ -75,7 +79,7 @@ public class Shares {
                 .getResultStream().findFirst()
                 .orElseThrow(() -> new NotFound(appName + " is not shared with " + email));
         em.remove(share);
-        app.sharingChanged();
+        sharingChanged.fire(new SharingChanged(app.name(), app.sharingChanged()));
         audit.fire(new Audited(me.email(), Audited.REVOKE, app.id(), app.name(), email));
     }
 }

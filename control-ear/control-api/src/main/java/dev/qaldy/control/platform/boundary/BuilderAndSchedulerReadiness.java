@@ -1,0 +1,56 @@
+package dev.qaldy.control.platform.boundary;
+
+import dev.qaldy.scheduler.housekeeping.Housekeeping;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * Readiness of the builder (its managed executor runs a task within 1 s) and of the scheduler (its timer is
+ * armed), named "builder" and "scheduler" so the status page can show them as components.
+ */
+@ApplicationScoped
+public class BuilderAndSchedulerReadiness {
+
+    @Resource
+    ManagedExecutorService builder;
+
+    @Inject
+    Housekeeping scheduler;
+
+    @Produces
+    @Readiness
+    HealthCheck builder() {
+        return () -> {
+            try {
+                return builder.submit(() -> Boolean.TRUE).get(1, TimeUnit.SECONDS)
+                        ? HealthCheckResponse.up("builder") : HealthCheckResponse.down("builder");
+            } catch (ExecutionException | TimeoutException | RuntimeException e) {
+                return HealthCheckResponse.down("builder");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return HealthCheckResponse.down("builder");
+            }
+        };
+    }
+
+    @Produces
+    @Readiness
+    HealthCheck scheduler() {
+        return () -> {
+            try {
+                return scheduler.ticking() ? HealthCheckResponse.up("scheduler") : HealthCheckResponse.down("scheduler");
+            } catch (RuntimeException e) {
+                return HealthCheckResponse.down("scheduler");
+            }
+        };
+    }
+}

@@ -1,0 +1,2 @@
+/** Telling every gate of the cell that an app's sharing changed. */
+package dev.qaldy.control.sharing.control;
