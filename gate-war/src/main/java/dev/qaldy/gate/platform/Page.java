@@ -85,6 +85,51 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "Apps accept request bodies of up to " + maxBytes + " bytes.", null, null);
     }
 
+    /** A method the shield does not let through. */
+    public static Page methodNotAllowedByShield() {
+        return new Page(405, "method-not-allowed", "Method not allowed",
+                "The gate's shield doesn't pass on this HTTP method; the Allow header lists those it does.", null, null);
+    }
+
+    /** A request target (path and query) longer than the shield's bound. */
+    public static Page uriTooLong() {
+        return new Page(414, "uri-too-long", "Address too long",
+                "This address is longer than the gate accepts; shorten the path or the query and try again.", null, null);
+    }
+
+    /** More or larger headers than the shield's bounds. */
+    public static Page headersTooLarge() {
+        return new Page(431, "headers-too-large", "Request headers too large",
+                "This request carries more header data than the gate accepts; clearing this site's cookies may help.",
+                null, null);
+    }
+
+    /**
+     * Refused by the shield's bot rules or deny list ({@code app} null: the public API).
+     *
+     * @param why what the rule says, as the end of a sentence, e.g. "it has no User-Agent header"
+     */
+    public static Page blockedByShield(String app, String why) {
+        return new Page(403, "blocked-by-shield", app == null ? "Blocked by Qaldy's shield" : "Blocked by the app's shield",
+                "The gate refused this request because " + why + "; if that's a mistake, "
+                        + (app == null ? "contact the cell's operators" : "ask the owner of " + app) + ".", null, null);
+    }
+
+    /** Over a rate limit ({@code app} null: the public API). */
+    public static Page tooManyRequests(String app, long retryAfterSeconds) {
+        return new Page(429, "rate-limited", "Too many requests",
+                "Requests to " + (app == null ? "Qaldy's API" : app) + " from your address are coming faster than "
+                        + "its limit allows, so please wait " + retryAfterSeconds + (retryAfterSeconds == 1 ? " second" : " seconds")
+                        + " and try again.", null, null);
+    }
+
+    /** The app served every request its plan allows today; it opens again at {@code opensAgain}. */
+    public static Page dailyLimitReached(String app, String opensAgain) {
+        return new Page(429, "daily-limit-reached", "This app reached its daily limit",
+                app + " has served all the requests its plan allows for today and takes requests again from "
+                        + opensAgain + ".", null, null);
+    }
+
     public static Page internalError(String reference) {
         return new Page(500, "internal-error", "Something went wrong",
                 "The gate hit an unexpected error; try again, and quote reference " + reference + " if it persists.",

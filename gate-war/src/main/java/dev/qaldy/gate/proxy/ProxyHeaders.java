@@ -11,6 +11,12 @@ import java.util.Set;
  */
 public final class ProxyHeaders {
 
+    /**
+     * Request attribute: the client's address as the shield resolved it (the TCP peer, or behind a
+     * trusted proxy the address that proxy saw), sent upstream as {@code X-Forwarded-For}.
+     */
+    public static final String CLIENT_ADDRESS = "dev.qaldy.gate.client-address";
+
     /** Hop-by-hop headers, lower case; any {@code Proxy-*} header counts too. */
     static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "te", "trailer",
             "transfer-encoding", "upgrade");
@@ -69,12 +75,21 @@ public final class ProxyHeaders {
 
     /**
      * True when an upstream's response header is copied back to the client: end-to-end headers
-     * except {@code Server} (the gate's server names itself; upstream software stays private) and
-     * {@code X-Qaldy-Access} (only the gate says how access was decided).
+     * except {@code Server} (the gate's server names itself; upstream software stays private),
+     * {@code X-Qaldy-Access} and {@code X-Qaldy-Shield} (only the gate says how access was decided
+     * and what its shield refused).
      */
     public static boolean forwardResponseHeader(String name, Set<String> connectionTokens) {
         return !name.startsWith(":") && !isHopByHop(name, connectionTokens) && !"server".equalsIgnoreCase(name)
-                && !"x-qaldy-access".equalsIgnoreCase(name);
+                && !"x-qaldy-access".equalsIgnoreCase(name) && !"x-qaldy-shield".equalsIgnoreCase(name);
+    }
+
+    /**
+     * The {@code X-Forwarded-For} value sent upstream: the client's address as the shield resolved
+     * it ({@link #CLIENT_ADDRESS}), else the TCP peer. Never what the client wrote itself.
+     */
+    public static String forwardedFor(Object resolvedClient, String peer) {
+        return resolvedClient instanceof String client && !client.isEmpty() ? client : peer;
     }
 
     /**

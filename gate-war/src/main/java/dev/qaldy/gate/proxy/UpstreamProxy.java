@@ -170,7 +170,7 @@ public class UpstreamProxy {
                 }
             }
         }
-        header(builder, "X-Forwarded-For", req.getRemoteAddr());
+        header(builder, "X-Forwarded-For", ProxyHeaders.forwardedFor(req.getAttribute(ProxyHeaders.CLIENT_ADDRESS), req.getRemoteAddr()));
         header(builder, "X-Forwarded-Proto", req.getScheme());
         header(builder, "X-Forwarded-Host", req.getHeader("Host"));
         added.forEach((name, value) -> header(builder, name, value));

@@ -10,10 +10,15 @@ import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
+import dev.qaldy.gate.proxy.ProxyHeaders;
 import dev.qaldy.gate.proxy.UpstreamProxy;
 import dev.qaldy.gate.session.SessionCheck;
 import dev.qaldy.gate.session.SessionReader;
 import dev.qaldy.gate.session.SignIn;
+import dev.qaldy.gate.shield.Shield;
+import dev.qaldy.gate.shield.ShieldRequest;
+import dev.qaldy.gate.shield.ShieldTarget;
+import dev.qaldy.gate.shield.ShieldVerdict;
 import jakarta.inject.Inject;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
@@ -33,10 +38,11 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The gate's hot path, every request in explicit steps: route (Host, then path) → session
- * (verified locally) → access (a fresh copy, else the control plane's answer, else on its failure
- * the remembered copy; fail closed) → forward (streamed), marked with {@code X-Qaldy-Access}.
- * Issue 5 puts the shield before the session step and the spending cap after access.
+ * The gate's hot path, every request in explicit steps: route (Host, then path) → shield (deny
+ * lists, bot rules, rate limits, daily limit; local, never the API) → session (verified locally) →
+ * access (a fresh copy, else the control plane's answer, else on its failure the remembered copy;
+ * fail closed) → forward (streamed), marked with {@code X-Qaldy-Access}. The shield guards an app's
+ * whole origin and the public origin's {@code /api/}. Issue 5 puts the spending cap after access.
  * Only the console's static files, the server's health endpoints (for any Host, so probes may
  * use an IP address) and, with the service token, its metrics reach the rest of the chain. The
  * control plane's sharing push is answered for any Host, before routing.
@@ -60,6 +66,9 @@ public class GateFilter extends HttpFilter {
 
     @Inject
     SharingVersionPush push;
+
+    @Inject
+    Shield shield;
 
     @Inject
     UpstreamProxy proxy;
@@ -91,7 +100,9 @@ public class GateFilter extends HttpFilter {
             }
             HostRoute route = route(req);
             if (route instanceof HostRoute.App app) {
-                appOrigin(app.name(), req, res);
+                if (shielded(new ShieldTarget.App(app.name()), req, res)) {
+                    appOrigin(app.name(), req, res);
+                }
             } else if (route instanceof HostRoute.Public) {
                 publicOrigin(req, res, chain);
             } else if (PublicPath.of(req.getRequestURI()) == PublicPath.HEALTH) {
@@ -128,11 +139,32 @@ public class GateFilter extends HttpFilter {
             case CONSOLE -> ConsoleFiles.serve(req, res, chain);
             case HEALTH -> chain.doFilter(req, res);
             case METRICS -> metrics(req, res, chain);
-            case API -> proxy.toControl(req, res);
+            case API -> {
+                if (shielded(new ShieldTarget.Api(), req, res)) {
+                    proxy.toControl(req, res);
+                }
+            }
             case INTERNAL, NO_ROUTE -> Pages.send(req, res, Page.noRoute());
             case BAD_PATH -> Pages.send(req, res, Page.badPath());
             default -> Pages.send(req, res, Page.noRoute());
         }
+    }
+
+    /**
+     * Step 2: the shield. True when the request may go on (its client address, as the shield
+     * resolved it, is kept for {@code X-Forwarded-For}); otherwise the refusal is sent with
+     * {@code X-Qaldy-Shield} and, for a 429, {@code Retry-After} and {@code RateLimit-*}.
+     */
+    private boolean shielded(ShieldTarget target, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        ShieldVerdict verdict = shield.check(target, ShieldRequest.of(req));
+        if (verdict instanceof ShieldVerdict.Pass pass) {
+            req.setAttribute(ProxyHeaders.CLIENT_ADDRESS, pass.clientAddress());
+            return true;
+        }
+        ShieldVerdict.Block block = (ShieldVerdict.Block) verdict;
+        block.headers().forEach(res::setHeader);
+        Pages.send(req, res, block.page());
+        return false;
     }
 
     private void appOrigin(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
@@ -144,7 +176,7 @@ public class GateFilter extends HttpFilter {
         }
     }
 
-    /** Steps 2–4 for an app's own traffic. */
+    /** Steps 3–5 for an app's own traffic. */
     private void appTraffic(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
         Optional<ECPublicKey> key = secrets.publicKey();
         if (key.isEmpty()) {
@@ -194,7 +226,7 @@ public class GateFilter extends HttpFilter {
         }
     }
 
-    /** Step 2: the session, from {@code Authorization: Bearer} or the {@code qaldy_session} cookie. */
+    /** Step 3: the session, from {@code Authorization: Bearer} or the {@code qaldy_session} cookie. */
     private SessionCheck session(HttpServletRequest req, ECPublicKey key) {
         return new SessionReader(key, clock).read(req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")));
     }

@@ -29,8 +29,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The gate WAR on a real Payara Micro, in front of a fake control plane and runtime host:
- * routing, sign-in by ticket, header hygiene, streaming, limits, and the control plane failing,
- * hanging and coming back with the access memory (freshness shortened to 1 s).
+ * routing, sign-in by ticket, header hygiene, streaming, limits, the control plane failing,
+ * hanging and coming back with the access memory (freshness shortened to 1 s), and the shield
+ * holding with the control plane stopped (tiny plans configured for three apps below).
  * One Micro for the whole class; it is destroyed in {@link #stop()}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -49,6 +50,15 @@ class GateIT {
     private static final Duration FRESH = Duration.ofSeconds(1);
     /** What the gate says about how access was decided. */
     private static final String ACCESS = "X-Qaldy-Access";
+    /** What the gate's shield says when it refuses a request. */
+    private static final String SHIELD = "X-Qaldy-Shield";
+    /** Every request here names its client unless a test says otherwise (the shield requires one). */
+    private static final String USER_AGENT = "User-Agent: qaldy-gate-it/1.0";
+    /** App "limited": 30 a minute per client (a token every 2 s), a burst of 3. */
+    private static final int LIMITED_BURST = 3;
+    private static final Duration LIMITED_TOKEN = Duration.ofSeconds(2);
+    /** App "capped": 5 requests a (UTC) day. */
+    private static final int CAPPED_PER_DAY = 5;
 
     private static FakeUpstreams fakes;
     private static Process micro;
@@ -88,6 +98,12 @@ class GateIT {
                 "-Dqaldy.gate.breaker-delay-ms=1500",
                 "-Dqaldy.gate.access-freshness=" + FRESH,
                 "-Dqaldy.gate.max-body-bytes=" + MAX_BODY,
+                "-Dqaldy.gate.shield.plan.tiny.per-client-per-minute=30",
+                "-Dqaldy.gate.shield.plan.tiny.burst=" + LIMITED_BURST,
+                "-Dqaldy.gate.shield.plan.capped.per-app-per-day=" + CAPPED_PER_DAY,
+                "-Dqaldy.gate.shield.app.limited.plan=tiny",
+                "-Dqaldy.gate.shield.app.capped.plan=capped",
+                "-Dqaldy.gate.shield.app.walled.denied-cidrs=127.0.0.0/8,::1/128",
                 "-jar", System.getProperty("gate.it.microJar"),
                 "--nocluster", "--port", Integer.toString(port), "--rootdir", dir.resolve("micro").toString(),
                 "--deploy", System.getProperty("gate.it.war")));
@@ -155,6 +171,9 @@ class GateIT {
         List<String> all = new ArrayList<>();
         all.add("Host: " + host);
         all.addAll(List.of(headers));
+        if (all.stream().noneMatch(h -> h.regionMatches(true, 0, "User-Agent:", 0, 11))) {
+            all.add(USER_AGENT);
+        }
         return RawHttp.send(port, method, target, all, body, chunked);
     }
 
@@ -529,6 +548,122 @@ class GateIT {
         assertThat(ticket.header("Set-Cookie")).isNull();
         assertThat(get(publicHost(), "/").status()).isEqualTo(302);
         assertThat(fakes.atRuntime).extracting(Seen::uri).containsExactly("/");
+    }
+
+    // ---- the shield: all in the gate, so it holds with the control plane stopped (test 14 stopped it)
+
+    @Test
+    @Order(15)
+    void withTheControlPlaneDownTheShieldStillBlocksBotsAndDeniedAddresses() throws IOException {
+        assertThat(get(publicHost(), "/api/v1/apps").status()).as("the control plane is down").isEqualTo(503);
+        fakes.atRuntime.clear();
+
+        Reply bot = get(app("guestbook"), "/", "Accept: text/html", "User-Agent: sqlmap/1.8#stable (https://sqlmap.org)",
+                "Authorization: Bearer " + ANN);
+        assertThat(bot.status()).isEqualTo(403);
+        assertThat(bot.header(SHIELD)).isEqualTo("bot-rule");
+        assertThat(bot.header(ACCESS)).as("refused before the session and access steps").isNull();
+        assertThat(bot.header("Content-Type")).startsWith("text/html");
+        assertThat(bot.text()).contains("Blocked by the app&#39;s shield");
+
+        Reply script = get(app("guestbook"), "/api/list", "User-Agent: Mozilla/5.0 (compatible; Nikto/2.5.0)");
+        assertThat(script.status()).isEqualTo(403);
+        assertThat(script.header("Content-Type")).isEqualTo("application/problem+json");
+        assertThat(script.text()).contains("urn:qaldy:problem:blocked-by-shield");
+
+        List<String> noUserAgent = List.of("Host: " + app("guestbook"), "Authorization: Bearer " + ANN);
+        Reply anonymous = RawHttp.send(port, "GET", "/", noUserAgent, null, false);
+        assertThat(anonymous.status()).as("a User-Agent is required").isEqualTo(403);
+        assertThat(anonymous.header(SHIELD)).isEqualTo("bot-rule");
+        assertThat(get(app("guestbook"), "/", "User-Agent:  ").status()).as("a blank one too").isEqualTo(403);
+
+        Reply api = get(publicHost(), "/api/v1/sessions", "User-Agent: sqlmap/1.8");
+        assertThat(api.status()).as("the API's shield answers without the API").isEqualTo(403);
+        assertThat(api.header(SHIELD)).isEqualTo("bot-rule");
+
+        Reply walled = get(app("walled"), "/", "Accept: text/html");
+        assertThat(walled.status()).as("the app's own deny list, from config").isEqualTo(403);
+        assertThat(walled.header(SHIELD)).isEqualTo("denied-ip");
+        assertThat(walled.text()).contains("Blocked by the app&#39;s shield").contains("deny list");
+
+        Reply propfind = send("PROPFIND", app("guestbook"), "/", null, false);
+        assertThat(propfind.status()).isEqualTo(405);
+        assertThat(propfind.header(SHIELD)).isEqualTo("bot-rule");
+        assertThat(propfind.header("Allow")).isEqualTo("DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT");
+
+        Reply remembered = get(app("memo"), "/", "Cookie: qaldy_session=" + DAVE);
+        assertThat(remembered.status()).as("an ordinary request still passes to the outage copy").isEqualTo(200);
+        assertThat(remembered.header(SHIELD)).isNull();
+        assertThat(fakes.atRuntime).extracting(Seen::uri).containsExactly("/");
+    }
+
+    @Test
+    @Order(16)
+    void withTheControlPlaneDownTheRateLimitHoldsASpoofedForwardedForDoesNotDodgeItAndItRefillsOnTime() throws Exception {
+        List<Reply> replies = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int i = 0; i < 8; i++) {
+            // 127.0.0.1 is no trusted proxy: whatever it writes in X-Forwarded-For, it is one client
+            replies.add(get(app("limited"), "/api/list", "Accept: application/json", "X-Forwarded-For: 198.51.100." + i));
+        }
+        long elapsed = System.nanoTime() - start;
+        long passed = replies.stream().filter(r -> r.status() != 429).count();
+        long refilled = elapsed / LIMITED_TOKEN.toNanos();
+        assertThat(passed).as("the burst, plus what refilled in %d ms", elapsed / 1_000_000)
+                .isBetween((long) LIMITED_BURST, LIMITED_BURST + refilled);
+        assertThat(replies.get(0).status()).as("past the shield: no session, and the API is down").isEqualTo(401);
+        assertThat(replies.get(0).header(SHIELD)).isNull();
+
+        Reply limited = replies.get(replies.size() - 1);
+        assertThat(limited.status()).isEqualTo(429);
+        assertThat(limited.header(SHIELD)).isEqualTo("rate-limit");
+        assertThat(limited.header("Content-Type")).isEqualTo("application/problem+json");
+        assertThat(limited.text()).contains("urn:qaldy:problem:rate-limited");
+        assertThat(limited.header("RateLimit-Limit")).isEqualTo(Integer.toString(LIMITED_BURST));
+        assertThat(limited.header("RateLimit-Remaining")).isEqualTo("0");
+        assertThat(Long.parseLong(limited.header("RateLimit-Reset"))).isBetween(1L, LIMITED_BURST * LIMITED_TOKEN.toSeconds());
+        long retryAfter = Long.parseLong(limited.header("Retry-After"));
+        assertThat(retryAfter).isBetween(1L, LIMITED_TOKEN.toSeconds());
+        assertThat(limited.header("Cache-Control")).isEqualTo("no-store");
+
+        Reply browser = get(app("limited"), "/", "Accept: text/html", "X-Forwarded-For: 203.0.113.77");
+        assertThat(browser.status()).isEqualTo(429);
+        assertThat(browser.text()).contains("Too many requests");
+
+        assertThat(get(app("guestbook"), "/api/list").header(SHIELD)).as("another app is not limited").isNull();
+
+        Thread.sleep(TimeUnit.SECONDS.toMillis(retryAfter) + 100); // the Retry-After the gate gave
+        Reply again = get(app("limited"), "/api/list", "Accept: application/json");
+        assertThat(again.status()).as("a token came back on time").isEqualTo(401);
+        assertThat(again.header(SHIELD)).isNull();
+    }
+
+    @Test
+    @Order(17)
+    void withTheControlPlaneDownTheDailyLimitHoldsUntilTheNextUtcDay() throws IOException {
+        Instant now = Instant.now();
+        Instant midnight = now.atZone(java.time.ZoneOffset.UTC).toLocalDate().plusDays(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
+        org.junit.jupiter.api.Assumptions.assumeTrue(Duration.between(now, midnight).toSeconds() > 30,
+                "too close to midnight UTC to count a day");
+        for (int i = 0; i < CAPPED_PER_DAY; i++) {
+            Reply reply = get(app("capped"), "/", "Accept: application/json");
+            assertThat(reply.status()).as("request %d of the day", i + 1).isEqualTo(401);
+        }
+        Reply capped = get(app("capped"), "/", "Accept: text/html");
+        assertThat(capped.status()).isEqualTo(429);
+        assertThat(capped.header(SHIELD)).isEqualTo("daily-limit");
+        assertThat(capped.text()).contains("This app reached its daily limit")
+                .contains(midnight.atZone(java.time.ZoneOffset.UTC).toLocalDate() + " 00:00 UTC");
+        long expected = Duration.between(Instant.now(), midnight).toSeconds();
+        assertThat(Long.parseLong(capped.header("Retry-After"))).as("until midnight UTC").isBetween(expected - 5, expected + 5);
+        assertThat(capped.header("RateLimit-Limit")).isEqualTo(Integer.toString(CAPPED_PER_DAY));
+        assertThat(capped.header("RateLimit-Remaining")).isEqualTo("0");
+
+        Reply metrics = get("127.0.0.1:" + port, "/metrics", "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+        for (String reason : List.of("rate-limit", "daily-limit", "bot-rule", "denied-ip")) {
+            assertThat(metrics.text()).containsPattern("qaldy_gate_shield_blocked_total\\{[^}]*reason=\"" + reason + "\"[^}]*\\} [1-9]");
+        }
+        assertThat(metrics.text()).contains("qaldy_gate_shield_buckets").contains("qaldy_gate_shield_daily_counters");
     }
 
     /** Waits until the control plane answers through the gate again (the breaker may still be open). */

@@ -40,11 +40,31 @@ class PagesTest {
         for (Page page : new Page[] {Page.badHost(), Page.badPath(), Page.badTicket(), Page.unauthorized(),
             Page.forbidden("a@b.c"), Page.unknownApp("x"), Page.noRoute(), Page.methodNotAllowed(), Page.tooLarge(10),
             Page.internalError("ref"), Page.appUnreachable(), Page.unavailable(), Page.apiUnavailable(),
-            Page.gatewayTimeout(), Page.signedOut("x"), Page.serviceUnauthorized(), Page.badRequest("Bad.")}) {
+            Page.gatewayTimeout(), Page.signedOut("x"), Page.serviceUnauthorized(), Page.badRequest("Bad."),
+            Page.methodNotAllowedByShield(), Page.uriTooLong(), Page.headersTooLarge(),
+            Page.blockedByShield("guestbook", "it has no User-Agent header"), Page.blockedByShield(null, "reasons"),
+            Page.tooManyRequests("guestbook", 1), Page.tooManyRequests(null, 30),
+            Page.dailyLimitReached("guestbook", "2025-06-02 00:00 UTC")}) {
             assertThat(page.title()).isNotBlank();
             assertThat(page.sentence()).endsWith(".");
             assertThat(page.sentence().chars().filter(c -> c == '.').count())
                     .as(page.sentence()).isLessThanOrEqualTo(3); // one sentence; dots in emails and names allowed
         }
+    }
+
+    @Test
+    void theShieldsPagesSayWhoseLimitItIs() {
+        assertThat(Page.blockedByShield("guestbook", "your network address is on the shield's deny list"))
+                .extracting(Page::status, Page::type, Page::title)
+                .containsExactly(403, "blocked-by-shield", "Blocked by the app's shield");
+        assertThat(Page.blockedByShield("guestbook", "x").sentence()).contains("ask the owner of guestbook");
+        assertThat(Page.blockedByShield(null, "x").title()).isEqualTo("Blocked by Qaldy's shield");
+        assertThat(Page.tooManyRequests("guestbook", 1).sentence()).contains("guestbook").contains("wait 1 second and");
+        assertThat(Page.tooManyRequests(null, 5).sentence()).contains("Qaldy's API").contains("wait 5 seconds");
+        assertThat(Page.tooManyRequests(null, 5).status()).isEqualTo(429);
+        assertThat(Page.dailyLimitReached("guestbook", "2025-06-02 00:00 UTC"))
+                .extracting(Page::status, Page::type).containsExactly(429, "daily-limit-reached");
+        assertThat(Page.uriTooLong().status()).isEqualTo(414);
+        assertThat(Page.headersTooLarge().status()).isEqualTo(431);
     }
 }

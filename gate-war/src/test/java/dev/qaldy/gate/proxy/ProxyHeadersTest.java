@@ -80,9 +80,18 @@ class ProxyHeadersTest {
     }
 
     @Test
-    void onlyTheGateSaysHowAccessWasDecided() {
+    void onlyTheGateSaysHowAccessWasDecidedAndWhatItsShieldRefused() {
         assertThat(ProxyHeaders.forwardResponseHeader("X-Qaldy-Access", none)).isFalse();
         assertThat(ProxyHeaders.forwardResponseHeader("x-qaldy-access", none)).isFalse();
+        assertThat(ProxyHeaders.forwardResponseHeader("X-Qaldy-Shield", none)).isFalse();
+        assertThat(ProxyHeaders.forwardResponseHeader("RateLimit-Limit", none)).as("an app's own rate-limit headers pass").isTrue();
+    }
+
+    @Test
+    void xForwardedForIsTheClientTheShieldResolvedElseThePeer() {
+        assertThat(ProxyHeaders.forwardedFor("198.51.100.7", "10.0.0.1")).isEqualTo("198.51.100.7");
+        assertThat(ProxyHeaders.forwardedFor(null, "127.0.0.1")).isEqualTo("127.0.0.1");
+        assertThat(ProxyHeaders.forwardedFor("", "127.0.0.1")).isEqualTo("127.0.0.1");
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

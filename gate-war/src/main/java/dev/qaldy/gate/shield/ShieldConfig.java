@@ -1,0 +1,255 @@
+package dev.qaldy.gate.shield;
+
+import dev.qaldy.gate.platform.AppName;
+import io.github.bucket4j.TimeMeter;
+import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Reads the shield's MicroProfile Config properties into {@link ShieldRules}, once at start; a
+ * bad value stops the gate with the property's name. Defaults (also listed in
+ * {@code META-INF/microprofile-config.properties}):
+ *
+ * <pre>
+ * qaldy.gate.trusted-proxies                        (none)  CIDRs whose X-Forwarded-For is believed
+ * qaldy.gate.shield.ipv6-client-prefix              64      IPv6 clients are counted per /64
+ * qaldy.gate.shield.max-buckets                     100000  token buckets (and daily counters) kept
+ * qaldy.gate.shield.denied-cidrs                    (none)  IPv4/IPv6 ranges refused with 403
+ * qaldy.gate.shield.blocked-user-agents             (?i)sqlmap,(?i)nikto,(?i)masscan,(?i)zgrab,(?i)nuclei,(?i)wpscan
+ * qaldy.gate.shield.require-user-agent              true
+ * qaldy.gate.shield.allowed-methods                 GET,HEAD,POST,PUT,PATCH,DELETE,OPTIONS
+ * qaldy.gate.shield.max-target-length               8192    characters of path and query
+ * qaldy.gate.shield.max-header-count                100
+ * qaldy.gate.shield.max-header-bytes                16384   characters of all header names and values
+ * qaldy.gate.shield.day-zone                        UTC     the zone whose days the daily limit counts
+ * qaldy.gate.shield.plan.&lt;plan&gt;.per-client-per-minute  free: 600
+ * qaldy.gate.shield.plan.&lt;plan&gt;.burst                  per-client-per-minute / 6 (free: 100)
+ * qaldy.gate.shield.plan.&lt;plan&gt;.per-app-per-minute     free: 6000
+ * qaldy.gate.shield.plan.&lt;plan&gt;.per-app-burst          per-app-per-minute / 6 (free: 1000)
+ * qaldy.gate.shield.plan.&lt;plan&gt;.per-app-per-day        free: 100000
+ * qaldy.gate.shield.api.per-client-per-minute       300     the public /api/, per client
+ * qaldy.gate.shield.api.burst                       50
+ * qaldy.gate.shield.sign-in.per-client-per-minute   30      POSTs to the sign-in paths, per client
+ * qaldy.gate.shield.sign-in.burst                   20
+ * qaldy.gate.shield.sign-in-paths                   /api/v1/sessions,/api/v1/people
+ * qaldy.gate.shield.app.&lt;app&gt;.plan                     free
+ * qaldy.gate.shield.app.&lt;app&gt;.blocked-user-agents      (none)  in addition to the cell's
+ * qaldy.gate.shield.app.&lt;app&gt;.denied-cidrs             (none)  in addition to the cell's
+ * </pre>
+ *
+ * A plan other than free takes the free plan's value for any rate or daily number it leaves out.
+ * Per-plan and per-app keys are found by listing the property names, so they must come from
+ * system properties or properties files (an environment variable's name does not say which app).
+ */
+public final class ShieldConfig {
+
+    static final String SHIELD = "qaldy.gate.shield.";
+    static final String PLAN = SHIELD + "plan.";
+    static final String APP = SHIELD + "app.";
+    static final String DEFAULT_BLOCKED_USER_AGENTS = "(?i)sqlmap,(?i)nikto,(?i)masscan,(?i)zgrab,(?i)nuclei,(?i)wpscan";
+    static final String DEFAULT_METHODS = "GET,HEAD,POST,PUT,PATCH,DELETE,OPTIONS";
+    static final String DEFAULT_SIGN_IN_PATHS = "/api/v1/sessions,/api/v1/people";
+    private static final Set<String> PLAN_KEYS = Set.of("per-client-per-minute", "burst", "per-app-per-minute",
+            "per-app-burst", "per-app-per-day");
+    private static final Set<String> APP_KEYS = Set.of("plan", "blocked-user-agents", "denied-cidrs");
+
+    private final Function<String, Optional<String>> property;
+    private final Logger log;
+
+    /**
+     * @param property a property's value, empty when it is not set
+     * @param log      where unknown keys and plans are warned about
+     */
+    public ShieldConfig(Function<String, Optional<String>> property, Logger log) {
+        this.property = property;
+        this.log = log;
+    }
+
+    /**
+     * The shield's rules from config.
+     *
+     * @param names every property name the config knows (per-plan and per-app keys are found in it)
+     * @param clock the wall clock (which date it is)
+     * @param meter the monotonic clock for buckets and day lengths
+     */
+    public ShieldRules rules(Iterable<String> names, Clock clock, TimeMeter meter) {
+        long maxBuckets = number("qaldy.gate.shield.max-buckets", 100_000, 1);
+        long ipv6Prefix = number("qaldy.gate.shield.ipv6-client-prefix", 64, 1);
+        if (ipv6Prefix > 128) {
+            throw new IllegalStateException("qaldy.gate.shield.ipv6-client-prefix must be at most 128: " + ipv6Prefix);
+        }
+        ClientAddress clients = new ClientAddress(ranges("qaldy.gate.trusted-proxies"), (int) ipv6Prefix);
+        BotRules bots = new BotRules(
+                new HashSet<>(list(value("qaldy.gate.shield.allowed-methods").orElse(DEFAULT_METHODS))),
+                (int) number("qaldy.gate.shield.max-target-length", 8192, 1),
+                (int) number("qaldy.gate.shield.max-header-count", 100, 1),
+                number("qaldy.gate.shield.max-header-bytes", 16_384, 1),
+                bool("qaldy.gate.shield.require-user-agent", true),
+                patterns("qaldy.gate.shield.blocked-user-agents", DEFAULT_BLOCKED_USER_AGENTS));
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(value("qaldy.gate.shield.day-zone").orElse("UTC").trim());
+        } catch (DateTimeException e) {
+            throw new IllegalStateException("qaldy.gate.shield.day-zone is not a time zone: " + e.getMessage(), e);
+        }
+        Map<String, Plan> plans = plans(names);
+        ShieldSettings settings = new ShieldSettings(apps(names, plans));
+        Limit api = limit(SHIELD + "api.", 300, null);
+        Limit signIn = limit(SHIELD + "sign-in.", 30, 20L);
+        Set<String> signInPaths = new TreeSet<>(list(value("qaldy.gate.shield.sign-in-paths").orElse(DEFAULT_SIGN_IN_PATHS)));
+        return new ShieldRules(clients, ranges("qaldy.gate.shield.denied-cidrs"), bots, settings, plans, api, signIn,
+                signInPaths, new RateLimiter(meter, maxBuckets), new DailyLimits(clock, meter, zone, maxBuckets), log);
+    }
+
+    /** The free plan and every plan named in a {@code qaldy.gate.shield.plan.<plan>.<key>} property. */
+    Map<String, Plan> plans(Iterable<String> names) {
+        Set<String> named = new TreeSet<>();
+        for (String name : names) {
+            if (name.startsWith(PLAN)) {
+                String[] planAndKey = split(name.substring(PLAN.length()), name, PLAN_KEYS);
+                if (planAndKey != null) {
+                    if (!Plan.NAME.matcher(planAndKey[0]).matches()) {
+                        throw new IllegalStateException(name + ": a plan name is lower-case letters, digits and '-'");
+                    }
+                    named.add(planAndKey[0]);
+                }
+            }
+        }
+        Plan free = plan(Plan.FREE, Plan.FREE_DEFAULTS);
+        Map<String, Plan> plans = new LinkedHashMap<>();
+        plans.put(Plan.FREE, free);
+        for (String name : named) {
+            plans.putIfAbsent(name, plan(name, free));
+        }
+        return plans;
+    }
+
+    private Plan plan(String name, Plan fallback) {
+        String prefix = PLAN + name + ".";
+        long perClient = number(prefix + "per-client-per-minute", fallback.perClient().perMinute(), 1);
+        long perApp = number(prefix + "per-app-per-minute", fallback.perApp().perMinute(), 1);
+        try {
+            return new Plan(name,
+                    new Limit(perClient, number(prefix + "burst", Limit.defaultBurst(perClient), 1)),
+                    new Limit(perApp, number(prefix + "per-app-burst", Limit.defaultBurst(perApp), 1)),
+                    number(prefix + "per-app-per-day", fallback.perAppPerDay(), 1));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(prefix + "*: " + e.getMessage(), e);
+        }
+    }
+
+    /** Apps with a {@code qaldy.gate.shield.app.<app>.<key>} property, by name. */
+    Map<String, AppShieldSettings> apps(Iterable<String> names, Map<String, Plan> plans) {
+        Set<String> apps = new TreeSet<>();
+        for (String name : names) {
+            if (name.startsWith(APP)) {
+                String[] appAndKey = split(name.substring(APP.length()), name, APP_KEYS);
+                if (appAndKey != null) {
+                    if (!AppName.valid(appAndKey[0])) {
+                        throw new IllegalStateException(name + ": not an app name");
+                    }
+                    apps.add(appAndKey[0]);
+                }
+            }
+        }
+        Map<String, AppShieldSettings> settings = new TreeMap<>();
+        for (String app : apps) {
+            String prefix = APP + app + ".";
+            String plan = value(prefix + "plan").map(String::trim).orElse(Plan.FREE);
+            if (!plans.containsKey(plan)) {
+                log.log(Level.WARNING, "gate: shield: {0}plan names plan {1}, which has no limits in config: "
+                        + "the free plan''s limits apply", new Object[] {prefix, plan});
+            }
+            settings.put(app, new AppShieldSettings(plan, patterns(prefix + "blocked-user-agents", ""), ranges(prefix + "denied-cidrs")));
+        }
+        return settings;
+    }
+
+    /** {@code rest} = {@code <name>.<key>} with a known key → [name, key]; unknown keys are warned about and skipped. */
+    private String[] split(String rest, String property, Set<String> keys) {
+        int dot = rest.lastIndexOf('.');
+        if (dot <= 0 || !keys.contains(rest.substring(dot + 1))) {
+            log.log(Level.WARNING, "gate: shield: ignored unknown property {0} (known keys: {1})",
+                    new Object[] {property, new TreeSet<>(keys)});
+            return null;
+        }
+        return new String[] {rest.substring(0, dot), rest.substring(dot + 1)};
+    }
+
+    private Limit limit(String prefix, long perMinuteDefault, Long burstDefault) {
+        long perMinute = number(prefix + "per-client-per-minute", perMinuteDefault, 1);
+        return new Limit(perMinute, number(prefix + "burst", burstDefault == null ? Limit.defaultBurst(perMinute) : burstDefault, 1));
+    }
+
+    private Optional<String> value(String name) {
+        return property.apply(name).filter(v -> !v.isBlank());
+    }
+
+    private long number(String name, long fallback, long min) {
+        Optional<String> v = value(name);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        long n;
+        try {
+            n = Long.parseLong(v.get().trim().replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException(name + " is not a whole number: " + v.get(), e);
+        }
+        if (n < min) {
+            throw new IllegalStateException(name + " must be at least " + min + ": " + n);
+        }
+        return n;
+    }
+
+    private boolean bool(String name, boolean fallback) {
+        Optional<String> v = value(name).map(String::trim);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        if (!v.get().equalsIgnoreCase("true") && !v.get().equalsIgnoreCase("false")) {
+            throw new IllegalStateException(name + " must be true or false: " + v.get());
+        }
+        return Boolean.parseBoolean(v.get());
+    }
+
+    private IpRanges ranges(String name) {
+        try {
+            return IpRanges.parse(value(name).orElse(""));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(name + ": " + e.getMessage(), e);
+        }
+    }
+
+    private List<java.util.regex.Pattern> patterns(String name, String fallback) {
+        try {
+            return BotRules.patterns(value(name).orElse(fallback));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(name + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static List<String> list(String value) {
+        List<String> out = new ArrayList<>();
+        for (String item : Arrays.asList(value.split(","))) {
+            if (!item.isBlank()) {
+                out.add(item.trim());
+            }
+        }
+        return out;
+    }
+}

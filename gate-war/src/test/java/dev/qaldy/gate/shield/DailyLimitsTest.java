@@ -1,0 +1,186 @@
+package dev.qaldy.gate.shield;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.qaldy.gate.shield.DailyLimits.Outcome;
+import io.github.bucket4j.TimeMeter;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class DailyLimitsTest {
+
+    private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
+
+    private static FakeTime at(String localDateTime, ZoneId zone) {
+        return new FakeTime(LocalDateTime.parse(localDateTime).atZone(zone).toInstant());
+    }
+
+    private static int countAll(DailyLimits days, String app, long perDay) {
+        int counted = 0;
+        while (days.count(app, perDay).allowed()) {
+            counted++;
+        }
+        return counted;
+    }
+
+    @Test
+    void countsRequestsPerAppPerDay() {
+        FakeTime time = at("2025-06-01T09:00", ZoneId.of("UTC"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        Outcome first = days.count("guestbook", 3);
+        assertThat(first.allowed()).isTrue();
+        assertThat(first.remaining()).isEqualTo(2);
+        assertThat(days.count("guestbook", 3).allowed()).isTrue();
+        assertThat(days.count("guestbook", 3).allowed()).isTrue();
+        Outcome over = days.count("guestbook", 3);
+        assertThat(over.allowed()).isFalse();
+        assertThat(over.firstRefusal()).isTrue();
+        assertThat(over.nanosToNextDay()).isEqualTo(Duration.ofHours(15).toNanos());
+        assertThat(over.nextDay()).isEqualTo(ZonedDateTime.parse("2025-06-02T00:00Z[UTC]"));
+        assertThat(days.count("guestbook", 3).firstRefusal()).as("logged once a day").isFalse();
+        assertThat(days.count("memo", 3).allowed()).as("another app counts apart").isTrue();
+
+        time.pass(Duration.ofHours(15).minusNanos(1));
+        assertThat(days.count("guestbook", 3).allowed()).isFalse();
+        time.pass(Duration.ofNanos(1));
+        assertThat(countAll(days, "guestbook", 3)).as("a new day at midnight UTC").isEqualTo(3);
+    }
+
+    /**
+     * Walks across Berlin's spring-forward day (2025-03-30, 23 hours) and fall-back day
+     * (2025-10-26, 25 hours) in 7-minute steps with one request allowed a day: exactly one
+     * request gets through each date, the first one at or after local midnight.
+     */
+    @ParameterizedTest(name = "{0}: a {1}-hour day")
+    @CsvSource({"2025-03-30, 23", "2025-10-26, 25", "2025-06-15, 24"})
+    void theDayResetsExactlyOnceOnDstDays(LocalDate date, int hours) {
+        FakeTime time = at(date.minusDays(1) + "T20:00", BERLIN);
+        DailyLimits days = new DailyLimits(time, time, BERLIN, 100);
+        List<ZonedDateTime> allowed = new ArrayList<>();
+        ZonedDateTime end = date.plusDays(2).atTime(4, 0).atZone(BERLIN);
+        while (time.instant().isBefore(end.toInstant())) {
+            if (days.count("guestbook", 1).allowed()) {
+                allowed.add(time.instant().atZone(BERLIN));
+            }
+            time.pass(Duration.ofMinutes(7));
+        }
+        assertThat(allowed).extracting(ZonedDateTime::toLocalDate)
+                .containsExactly(date.minusDays(1), date, date.plusDays(1), date.plusDays(2));
+        assertThat(Duration.between(allowed.get(1).toLocalDate().atStartOfDay(BERLIN), allowed.get(1))).isLessThan(Duration.ofMinutes(7));
+        assertThat(Duration.between(allowed.get(2).toLocalDate().atStartOfDay(BERLIN), allowed.get(2))).isLessThan(Duration.ofMinutes(7));
+        assertThat(Duration.between(allowed.get(1), allowed.get(2)))
+                .isBetween(Duration.ofHours(hours).minusMinutes(7), Duration.ofHours(hours).plusMinutes(7));
+    }
+
+    @ParameterizedTest(name = "{0}: a {1}-hour day")
+    @CsvSource({"2025-03-30, 23", "2025-10-26, 25"})
+    void aBlockedAppWaitsTheDaysRealLength(LocalDate date, int hours) {
+        FakeTime time = at(date + "T00:00", BERLIN);
+        DailyLimits days = new DailyLimits(time, time, BERLIN, 100);
+        assertThat(days.count("guestbook", 1).allowed()).isTrue();
+        Outcome over = days.count("guestbook", 1);
+        assertThat(over.allowed()).isFalse();
+        assertThat(Duration.ofNanos(over.nanosToNextDay())).isEqualTo(Duration.ofHours(hours));
+        time.pass(Duration.ofHours(hours).minusSeconds(1));
+        assertThat(days.count("guestbook", 1).allowed()).isFalse();
+        time.pass(Duration.ofSeconds(1));
+        assertThat(days.count("guestbook", 1).allowed()).isTrue();
+    }
+
+    @ParameterizedTest(name = "the wall clock steps back {0}")
+    @CsvSource({"PT1H", "PT3H", "P1D", "P3D"})
+    void aStepBackNeverReopensAnEarlierDayOrResetsToday(Duration back) {
+        FakeTime time = at("2025-06-02T01:00", ZoneId.of("UTC"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        assertThat(countAll(days, "guestbook", 5)).isEqualTo(5);
+
+        time.stepWall(back.negated()); // e.g. back into 2025-06-01
+        assertThat(days.count("guestbook", 5).allowed()).as("today's count stands").isFalse();
+        time.pass(Duration.ofHours(1));
+        assertThat(days.count("guestbook", 5).allowed()).isFalse();
+
+        // 02:00 in truth: the day ends once the wall clock reaches the next date, later by the step, never earlier
+        Outcome waiting = days.count("guestbook", 5);
+        assertThat(waiting.nanosToNextDay()).isEqualTo(Duration.ofHours(22).plus(back).toNanos());
+        time.pass(Duration.ofNanos(waiting.nanosToNextDay() - 1));
+        assertThat(days.count("guestbook", 5).allowed()).isFalse();
+        time.pass(Duration.ofNanos(1));
+        assertThat(countAll(days, "guestbook", 5)).as("then exactly one new day").isEqualTo(5);
+    }
+
+    @ParameterizedTest(name = "the wall clock steps forward {0}")
+    @CsvSource({"PT3H", "PT23H", "P1D", "P3D"})
+    void aStepForwardNeverStartsTheNextDayEarly(Duration forward) {
+        FakeTime time = at("2025-06-01T22:00", ZoneId.of("UTC"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        assertThat(countAll(days, "guestbook", 5)).isEqualTo(5);
+
+        time.stepWall(forward); // the wall clock now shows a later date
+        assertThat(days.count("guestbook", 5).allowed()).as("no new day from a step").isFalse();
+        time.pass(Duration.ofMinutes(119));
+        assertThat(days.count("guestbook", 5).allowed()).as("the day had 2 hours left").isFalse();
+        time.pass(Duration.ofMinutes(1));
+        assertThat(countAll(days, "guestbook", 5)).as("the next day starts on time, once").isEqualTo(5);
+        assertThat(days.count("guestbook", 5).allowed()).isFalse();
+    }
+
+    @Test
+    void aStepForwardDoesNotBlockAnAppThatHasRequestsLeft() {
+        FakeTime time = at("2025-06-01T22:00", ZoneId.of("UTC"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        assertThat(days.count("guestbook", 5).allowed()).isTrue();
+        time.stepWall(Duration.ofDays(2));
+        assertThat(countAll(days, "guestbook", 5)).as("the same day's four left, no more, no fewer").isEqualTo(4);
+        assertThat(countAll(days, "memo", 5)).as("an app first seen after the step").isEqualTo(5);
+    }
+
+    @Test
+    void anIdleCounterIsDroppedOnlyAfterItsDayIsOverOnBothClocks() {
+        FakeTime time = at("2025-06-02T01:00", ZoneId.of("UTC"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        assertThat(countAll(days, "guestbook", 5)).isEqualTo(5);
+        time.stepWall(Duration.ofDays(-5));
+        days.count("guestbook", 5);
+        time.pass(Duration.ofDays(4)); // idle for days, the wall clock still on June 1
+        assertThat(days.count("guestbook", 5).allowed()).as("still held: the wall clock has not reached June 3").isFalse();
+        assertThat(days.size()).isEqualTo(1);
+
+        time.pass(Duration.ofDays(2));
+        assertThat(countAll(days, "guestbook", 5)).isEqualTo(5);
+        time.pass(Duration.ofDays(1).plus(DailyLimits.KEPT_AFTER_ITS_DAY).plusSeconds(1));
+        days.count("memo", 5); // any write runs the cache's maintenance
+        assertThat(days.size()).as("the idle counter of a day long over is gone").isEqualTo(1);
+    }
+
+    @Test
+    void theZoneIsConfigurable() {
+        FakeTime time = at("2025-06-01T23:30", ZoneId.of("UTC")); // 01:30 on June 2 in Berlin
+        DailyLimits utc = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        DailyLimits berlin = new DailyLimits(time, time, BERLIN, 100);
+        utc.count("guestbook", 1);
+        berlin.count("guestbook", 1);
+        assertThat(Duration.ofNanos(utc.count("guestbook", 1).nanosToNextDay())).isEqualTo(Duration.ofMinutes(30));
+        assertThat(Duration.ofNanos(berlin.count("guestbook", 1).nanosToNextDay())).isEqualTo(Duration.ofMinutes(22 * 60 + 30));
+    }
+
+    @Test
+    void countersAreBoundedAndNeedAMonotonicClock() {
+        FakeTime time = at("2025-06-01T12:00", ZoneId.of("UTC"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 50);
+        for (int i = 0; i < 2000; i++) {
+            days.count("app" + i, 10);
+        }
+        assertThat(days.size()).isLessThanOrEqualTo(60);
+        assertThatThrownBy(() -> new DailyLimits(time, TimeMeter.SYSTEM_MILLISECONDS, ZoneId.of("UTC"), 10))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
