@@ -8,6 +8,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Map;
 import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
 
 /**
  * {@code GET /api/v1/ping}: the console's "is the control plane answering?" question, asked every
@@ -18,6 +19,7 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 public class PingResource {
 
     @Inject
+    @Readiness
     DatabaseReadiness database;
 
     @GET
