@@ -38,7 +38,7 @@ public final class Cell implements AutoCloseable {
     private final Thread cleanup = new Thread(this::killAll, "cell-cleanup");
 
     private Cell(String name, Map<String, String> extraEnv, boolean twoGates) throws IOException {
-        root = Path.of(System.getProperty("qaldy.root", "..")).toAbsolutePath().normalize();
+        root = repository();
         var = root.resolve("cell-tests/target/cells/" + name);
         deleteTree(var);
         Files.createDirectories(var);
@@ -61,9 +61,32 @@ public final class Cell implements AutoCloseable {
 
     /** As {@link #up(String, Map)}, with a second gate ("gate2") when {@code twoGates}. */
     public static Cell up(String name, Map<String, String> extraEnv, boolean twoGates) throws Exception {
-        Cell cell = new Cell(name, extraEnv, twoGates);
+        return start(new Cell(name, extraEnv, twoGates), "up");
+    }
+
+    /**
+     * As {@link #up(String, Map)}, on {@code server} ("payara" or "liberty": {@code bin/qaldy up
+     * --server liberty}); a later {@code start} of a component without the flag uses the same server.
+     */
+    public static Cell up(String name, Map<String, String> extraEnv, String server) throws Exception {
+        return start(new Cell(name, extraEnv, false), "up", "--server", server);
+    }
+
+    /**
+     * As {@link #up(String, Map)}, with a second control plane ("control2", {@code QALDY_PORT_CONTROL2})
+     * on the same database: both run the API and the scheduler.
+     */
+    public static Cell upWithTwoControlPlanes(String name, Map<String, String> extraEnv) throws Exception {
+        Cell cell = new Cell(name, extraEnv, false);
+        cell.components.add(cell.components.indexOf("control") + 1, "control2");
+        cell.ports.put("control2", freePort());
+        cell.env.put("QALDY_PORT_CONTROL2", Integer.toString(cell.ports.get("control2")));
+        return start(cell, "up");
+    }
+
+    private static Cell start(Cell cell, String... up) throws Exception {
         try {
-            cell.qaldy("up");
+            cell.qaldy(up);
         } catch (Exception | AssertionError e) {
             cell.close();
             throw e;
@@ -73,11 +96,17 @@ public final class Cell implements AutoCloseable {
 
     /** Runs {@code bin/qaldy args…} for this cell; fails with its output when it exits non-zero. */
     public String qaldy(String... args) throws IOException, InterruptedException {
+        return qaldy(Map.of(), args);
+    }
+
+    /** As {@link #qaldy(String...)}, with {@code moreEnv} on top of the cell's environment for this one command. */
+    public String qaldy(Map<String, String> moreEnv, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(root.resolve("bin/qaldy").toString());
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
         builder.environment().putAll(env);
+        builder.environment().putAll(moreEnv);
         Path out = Files.createTempFile(var, "qaldy-", ".out");
         builder.redirectOutput(out.toFile());
         Process process = builder.start();
@@ -115,6 +144,11 @@ public final class Cell implements AutoCloseable {
 
     public Path root() {
         return root;
+    }
+
+    /** The repository's root folder (where {@code bin/qaldy} is), before any cell exists. */
+    public static Path repository() {
+        return Path.of(System.getProperty("qaldy.root", "..")).toAbsolutePath().normalize();
     }
 
     /** The public origin of the console and API, as people see it. */

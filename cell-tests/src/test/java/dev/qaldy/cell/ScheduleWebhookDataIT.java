@@ -1,0 +1,359 @@
+package dev.qaldy.cell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Issue 6 on a real cell with two control planes on one database (control2 stays stopped except in
+ * test 3): schedules catch up exactly once after a real outage, not at all when the missed tick is
+ * older than the window, and once with two control planes starting together; webhooks and the
+ * data API answer 503 while the control plane is down and work again after; a write killed in the
+ * middle leaves nothing half-written. Durations shortened through config: ticks every 2 s,
+ * catch-up window 10 min (1 min in test 4), cron every minute.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ScheduleWebhookDataIT {
+
+    static final String CONTROL_OPTS = "-Dqaldy.scheduler.tick-interval=PT2S -Dqaldy.scheduler.catchup-window=PT10M";
+    static final String APP = "board";
+    static Cell cell;
+    static Person owner;
+    static Person stranger;
+    static String hookSecret;
+    static long everyMinute;
+
+    @BeforeAll
+    static void startCell() throws Exception {
+        cell = Cell.upWithTwoControlPlanes("schedules", Map.of("QALDY_NO_SEED", "1", "QALDY_OPTS_CONTROL", CONTROL_OPTS));
+        cell.qaldy("stop", "control2");
+        owner = Person.signUp(cell, "owner@example.com");
+        stranger = Person.signUp(cell, "stranger@example.com");
+        owner.publish(APP, cell.root().resolve("examples/guestbook"));
+        owner.openApp(APP);
+        stranger.openApp(APP);
+        HttpResponse<String> signed = owner.postJson(APP, "/api/sign", "{\"name\":\"Ada\",\"message\":\"hello\"}");
+        assertThat(signed.statusCode()).as(signed.body()).isEqualTo(200);
+        HttpResponse<String> hook = owner.api("POST", "/apps/" + APP + "/hooks", "{\"name\":\"ping\",\"job\":\"digest\"}");
+        assertThat(hook.statusCode()).as(hook.body()).isEqualTo(201);
+        hookSecret = Person.json(hook.body()).getString("secret");
+        assertThat(Person.json(hook.body()).getString("url")).isEqualTo("http://" + cell.publicHost() + "/hooks/" + APP + "/ping");
+    }
+
+    @AfterAll
+    static void stopCell() {
+        if (cell != null) {
+            cell.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void an_every_minute_schedule_runs_its_job_in_the_sandbox_and_the_app_reaches_its_data_through_the_gate() throws Exception {
+        HttpResponse<String> added = owner.api("POST", "/apps/" + APP + "/schedules", "{\"cron\":\"* * * * *\",\"job\":\"digest\"}");
+        assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+        everyMinute = Person.json(added.body()).getJsonNumber("id").longValue();
+
+        HttpResponse<String> created = owner.postJson(APP, "/.qaldy/data/notes", "{\"text\":\"from the app's origin\"}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        HttpResponse<String> listed = owner.get(APP, "/.qaldy/data/notes");
+        assertThat(listed.statusCode()).isEqualTo(200);
+        assertThat(listed.body()).contains("from the app's origin");
+        assertThat(stranger.get(APP, "/.qaldy/data/notes").statusCode()).as("no access, no data").isEqualTo(403);
+        assertThat(cell.send(cell.request(cell.appHost(APP), "/.qaldy/data/notes").header("Accept", "application/json")
+                .GET().build()).statusCode()).as("not signed in").isEqualTo(401);
+
+        for (String path : List.of("/.qaldy/jobs/digest", "/%2Eqaldy/jobs/digest", "/.QALDY/jobs/digest", "/x/../.qaldy/jobs/digest",
+                "/.qaldy/jobs/digest?x=1")) {
+            HttpResponse<String> outside = owner.postJson(APP, path, "{\"runId\":1,\"actor\":\"scheduler\"}");
+            assertThat(outside.statusCode()).as("the gate never lets " + path + " reach the job endpoint").isIn(400, 404, 405);
+        }
+
+        JsonObject run = awaitRun(r -> r.getJsonNumber("schedule") != null && r.getJsonNumber("schedule").longValue() == everyMinute
+                && r.getString("state").equals("succeeded"), Duration.ofSeconds(100));
+        assertThat(run.getString("actor")).isEqualTo("scheduler");
+        assertThat(lines(run)).anyMatch(l -> l.startsWith("digest: 1 entries (scheduler, tick "));
+        assertThat(runsOf(everyMinute)).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
+    }
+
+    @Test
+    @Order(2)
+    void an_outage_over_two_ticks_gives_one_catch_up_webhooks_and_data_answer_503_and_a_killed_write_leaves_nothing_half_written()
+            throws Exception {
+        Instant lastBefore = lastFired(everyMinute);
+        String key = "delivery-" + UUID.randomUUID();
+        byte[] body = "{\"note\":\"deploy 42\"}".getBytes(StandardCharsets.UTF_8);
+
+        Writers writers = new Writers();
+        writers.startAndWaitForSome();
+        cell.qaldy("stop", "control", "--kill");
+        Instant stoppedAt = Instant.now();
+        writers.stop();
+
+        long start = System.nanoTime();
+        HttpResponse<String> whileDown = deliver(body, key);
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertThat(whileDown.statusCode()).as(whileDown.body()).isEqualTo(503);
+        assertThat(whileDown.headers().firstValue("Retry-After")).isPresent();
+        assertThat(whileDown.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+        assertThat(whileDown.body()).contains("control plane is unreachable; retry later").doesNotContain("Exception");
+        assertThat(ms).as("never a hang").isLessThan(10_000);
+        HttpResponse<String> dataDown = owner.api("GET", "/apps/" + APP + "/data/notes", null);
+        assertThat(dataDown.statusCode()).isEqualTo(503);
+        assertThat(dataDown.headers().firstValue("Retry-After")).isPresent();
+        HttpResponse<String> dataDownOrigin = owner.get(APP, "/.qaldy/data/notes");
+        assertThat(dataDownOrigin.statusCode()).isEqualTo(503);
+        assertThat(dataDownOrigin.headers().firstValue("Retry-After")).isPresent();
+
+        sleepUntil(minuteBoundariesAfter(stoppedAt, 2).plusSeconds(2));
+        cell.qaldy("start", "control");
+
+        JsonObject catchUp = awaitRun(r -> isCatchUpOf(r, everyMinute, lastBefore), Duration.ofSeconds(60));
+        Thread.sleep(8_000); // four more scheduler ticks: still one
+        assertThat(runsOf(everyMinute)).filteredOn(r -> isCatchUpOf(r, everyMinute, lastBefore)).hasSize(1);
+        Instant tick = Instant.parse(catchUp.getString("tick"));
+        assertThat(tick).as("the newest missed tick").isAfterOrEqualTo(minuteBoundariesAfter(stoppedAt, 2));
+        assertThat(runsOf(everyMinute)).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
+        await().atMost(Duration.ofSeconds(30)).until(() -> runsOf(everyMinute).stream()
+                .anyMatch(r -> r.getString("tick").equals(catchUp.getString("tick")) && r.getString("state").equals("succeeded")));
+        assertThat(audit()).anyMatch(e -> e.getString("actor").equals("scheduler.catchup") && e.getString("action").equals("run")
+                && e.getString("target").contains(tick.toString()));
+
+        HttpResponse<String> retried = deliver(body, key);
+        assertThat(retried.statusCode()).as(retried.body()).isEqualTo(202);
+        String deliveryId = Person.json(retried.body()).getString("deliveryId");
+        JsonObject hookRun = awaitRun(r -> "ping".equals(r.getString("hook", null)) && r.getString("state").equals("succeeded"),
+                Duration.ofSeconds(30));
+        assertThat(hookRun.getString("actor")).isEqualTo("webhook");
+        assertThat(lines(hookRun)).contains("webhook note: deploy 42");
+        HttpResponse<String> replay = deliver(body, key);
+        assertThat(replay.statusCode()).isEqualTo(202);
+        assertThat(Person.json(replay.body()).getString("deliveryId")).isEqualTo(deliveryId);
+        Thread.sleep(3_000);
+        assertThat(runs()).filteredOn(r -> "ping".equals(r.getString("hook", null))).as("the replay is not run twice").hasSize(1);
+
+        writers.assertNothingHalfWritten();
+    }
+
+    @Test
+    @Order(3)
+    void two_control_planes_starting_together_on_one_database_give_one_catch_up() throws Exception {
+        Instant lastBefore = lastFired(everyMinute);
+        cell.qaldy("stop", "control");
+        Instant stoppedAt = Instant.now();
+        sleepUntil(minuteBoundariesAfter(stoppedAt, 2).plusSeconds(2));
+        ExecutorService starters = Executors.newFixedThreadPool(2);
+        try {
+            Future<String> one = starters.submit(() -> cell.qaldy("start", "control"));
+            Future<String> two = starters.submit(() -> cell.qaldy("start", "control2"));
+            one.get(6, TimeUnit.MINUTES);
+            two.get(6, TimeUnit.MINUTES);
+        } finally {
+            starters.shutdownNow();
+        }
+        awaitRun(r -> isCatchUpOf(r, everyMinute, lastBefore), Duration.ofSeconds(60));
+        Thread.sleep(10_000);
+        assertThat(runsOf(everyMinute)).filteredOn(r -> isCatchUpOf(r, everyMinute, lastBefore)).as("one catch-up, not two").hasSize(1);
+        assertThat(runsOf(everyMinute)).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
+        cell.qaldy("stop", "control2");
+    }
+
+    @Test
+    @Order(4)
+    void down_longer_than_the_window_the_missed_tick_is_not_made_up() throws Exception {
+        assertThat(owner.api("DELETE", "/apps/" + APP + "/schedules/" + everyMinute, null).statusCode()).isEqualTo(204);
+        ZonedDateTime tick = Instant.now().plusSeconds(10).truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES)
+                .atZone(ZoneOffset.UTC);
+        HttpResponse<String> added = owner.api("POST", "/apps/" + APP + "/schedules",
+                "{\"cron\":\"" + tick.getMinute() + " " + tick.getHour() + " * * *\",\"job\":\"digest\"}");
+        assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+        long daily = Person.json(added.body()).getJsonNumber("id").longValue();
+        assertThat(Instant.parse(Person.json(added.body()).getString("nextTick"))).isEqualTo(tick.toInstant());
+        cell.qaldy("stop", "control", "--kill");
+        assertThat(Instant.now()).as("stopped before the tick").isBefore(tick.toInstant());
+        sleepUntil(tick.toInstant().plusSeconds(62));
+        cell.qaldy(Map.of("QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S -Dqaldy.scheduler.catchup-window=PT1M"),
+                "start", "control");
+        Thread.sleep(10_000); // five scheduler ticks
+        assertThat(runsOf(daily)).as("the missed tick is older than the 1-minute window").isEmpty();
+        assertThat(schedule(daily).get("lastFiredTick")).isEqualTo(JsonValue.NULL);
+    }
+
+    // ---- helpers
+
+    /** Writers of 8 KiB records straight to the control plane (not through the gate's rate limits), each with its checksum. */
+    final class Writers {
+        final ExecutorService pool = Executors.newFixedThreadPool(4);
+        final AtomicBoolean running = new AtomicBoolean(true);
+        final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        final List<Future<?>> futures = new ArrayList<>();
+
+        void startAndWaitForSome() throws Exception {
+            URI target = URI.create("http://127.0.0.1:" + cell.port("control") + "/api/v1/apps/" + APP + "/data/writes");
+            for (int w = 0; w < 4; w++) {
+                int writer = w;
+                futures.add(pool.submit(() -> {
+                    for (int seq = 0; running.get(); seq++) {
+                        String pad = (writer + "-" + seq + "-").repeat(8 * 1024 / 8).substring(0, 8 * 1024);
+                        String json = "{\"writer\":" + writer + ",\"seq\":" + seq + ",\"pad\":\"" + pad + "\",\"sum\":\"" + sha256(pad) + "\"}";
+                        try {
+                            HttpResponse<String> reply = cell.http().send(HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(10))
+                                    .header("Authorization", "Bearer " + owner.token()).header("Content-Type", "application/json")
+                                    .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+                            if (reply.statusCode() == 201) {
+                                acknowledged.add(writer + "/" + seq);
+                            }
+                        } catch (Exception e) {
+                            return null;
+                        }
+                    }
+                    return null;
+                }));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> acknowledged.size() >= 20);
+        }
+
+        void stop() throws Exception {
+            running.set(false);
+            pool.shutdown();
+            assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+
+        void assertNothingHalfWritten() throws Exception {
+            List<JsonObject> records = new ArrayList<>();
+            String after = "";
+            while (true) {
+                HttpResponse<String> page = owner.api("GET", "/apps/" + APP + "/data/writes?limit=100" + after, null);
+                assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+                JsonObject json = Person.json(page.body());
+                records.addAll(json.getJsonArray("records").getValuesAs(JsonObject.class));
+                if (json.isNull("nextAfter")) {
+                    break;
+                }
+                after = "&after=" + json.getJsonNumber("nextAfter").longValue();
+            }
+            Set<String> stored = ConcurrentHashMap.newKeySet();
+            for (JsonObject record : records) {
+                JsonObject data = record.getJsonObject("data");
+                String pad = data.getString("pad");
+                assertThat(pad).hasSize(8 * 1024);
+                assertThat(sha256(pad)).as("record " + record.getJsonNumber("id") + " is whole").isEqualTo(data.getString("sum"));
+                stored.add(data.getInt("writer") + "/" + data.getInt("seq"));
+            }
+            assertThat(stored).as("every acknowledged write is there").containsAll(acknowledged);
+            assertThat(stored.size() - acknowledged.size()).as("at most the writes in flight at the kill, whole").isBetween(0, 4);
+        }
+    }
+
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String sign(byte[] body) throws Exception {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(hookSecret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+    }
+
+    static HttpResponse<String> deliver(byte[] body, String key) throws Exception {
+        return cell.send(cell.request(cell.publicHost(), "/hooks/" + APP + "/ping")
+                .header("Content-Type", "application/json")
+                .header("X-Qaldy-Signature", sign(body))
+                .header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+    }
+
+    static List<JsonObject> runs() throws Exception {
+        HttpResponse<String> reply = owner.api("GET", "/apps/" + APP + "/runs?limit=200", null);
+        assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
+        return Person.json(reply.body()).getJsonArray("runs").getValuesAs(JsonObject.class);
+    }
+
+    static List<JsonObject> runsOf(long schedule) throws Exception {
+        return runs().stream().filter(r -> r.get("schedule") instanceof jakarta.json.JsonNumber n && n.longValue() == schedule).toList();
+    }
+
+    static List<JsonObject> audit() throws Exception {
+        return Person.json(owner.api("GET", "/audit?limit=200", null).body()).getJsonArray("entries").getValuesAs(JsonObject.class);
+    }
+
+    static boolean isCatchUpOf(JsonObject run, long schedule, Instant after) {
+        return run.get("schedule") instanceof jakarta.json.JsonNumber n && n.longValue() == schedule
+                && run.getString("actor").equals("scheduler.catchup") && Instant.parse(run.getString("tick")).isAfter(after);
+    }
+
+    static JsonObject schedule(long id) throws Exception {
+        HttpResponse<String> reply = owner.api("GET", "/apps/" + APP + "/schedules", null);
+        assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
+        return Json.createReader(new java.io.StringReader(reply.body())).readArray().getValuesAs(JsonObject.class)
+                .stream().filter(s -> s.getJsonNumber("id").longValue() == id).findFirst().orElseThrow();
+    }
+
+    static Instant lastFired(long id) throws Exception {
+        JsonObject found = schedule(id);
+        return found.isNull("lastFiredTick") ? Instant.EPOCH : Instant.parse(found.getString("lastFiredTick"));
+    }
+
+    static JsonObject awaitRun(java.util.function.Predicate<JsonObject> which, Duration atMost) {
+        JsonObject[] found = new JsonObject[1];
+        await().atMost(atMost).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() -> {
+            found[0] = runs().stream().filter(which).findFirst().orElse(null);
+            return found[0] != null;
+        });
+        return found[0];
+    }
+
+    static List<String> lines(JsonObject run) {
+        return run.getJsonArray("log").getValuesAs(JsonString::getString);
+    }
+
+    /** The {@code n}-th whole minute after {@code t}. */
+    static Instant minuteBoundariesAfter(Instant t, int n) {
+        return t.truncatedTo(ChronoUnit.MINUTES).plus(n, ChronoUnit.MINUTES);
+    }
+
+    static void sleepUntil(Instant when) throws InterruptedException {
+        long ms = Duration.between(Instant.now(), when).toMillis();
+        if (ms > 0) {
+            Thread.sleep(ms);
+        }
+    }
+}
