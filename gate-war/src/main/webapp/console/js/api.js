@@ -2,7 +2,11 @@
 //
 // Outcomes are reported to listeners (onApiOutcome) so the outage banner (issue 7) can live
 // here without touching the views: a call "missed" when there was no answer in time, a network
-// error, or a 5xx; any other answer, even a 4xx, means the control plane is answering.
+// error, or a 5xx; any other answer, even a 4xx, means the control plane is answering, as long as
+// it is the API's JSON: every error of the API is application/problem+json, while a control plane
+// that is still starting answers every path with the server's own HTML 404 for a few seconds,
+// which is not the API answering. A 429 counts neither way: the gate's shield sends it for the
+// API without asking the control plane, so it says nothing about whether the control plane answers.
 // Controls that change something carry a data-change attribute, so one place can disable
 // them all while the control plane is unreachable.
 
@@ -22,9 +26,10 @@ export class ApiError extends Error {
    * @param {string} [p.detail] problem detail from the API
    * @param {string} [p.type] problem type from the API
    * @param {number|null} [p.retryAfter] seconds, from Retry-After
+   * @param {boolean} [p.fromApi] the answer was JSON, as every answer of the API is
    */
-  constructor({ kind, status = 0, title = '', detail = '', type = '', retryAfter = null }) {
-    super(detail || title || fallbackMessage(kind, status));
+  constructor({ kind, status = 0, title = '', detail = '', type = '', retryAfter = null, fromApi = true }) {
+    super(detail || title || fallbackMessage(kind, status, fromApi));
     this.name = 'ApiError';
     this.kind = kind;
     this.status = status;
@@ -32,13 +37,26 @@ export class ApiError extends Error {
     this.detail = detail;
     this.type = type;
     this.retryAfter = retryAfter;
+    this.fromApi = fromApi;
     /** True when the console already acted on it (a 401 sends the person to sign-in). */
     this.handled = false;
   }
 
-  /** No answer in time, a network error, or a 5xx: the control plane did not answer. */
+  /**
+   * No answer in time, a network error, a 5xx, or an answer that is not the API's (a server
+   * still starting): the control plane did not answer.
+   */
   get unreachable() {
-    return this.kind === 'timeout' || this.kind === 'network' || (this.kind === 'http' && this.status >= 500);
+    return this.kind === 'timeout' || this.kind === 'network'
+      || (this.kind === 'http' && (this.status >= 500 || !this.fromApi));
+  }
+
+  /**
+   * The control plane is not answering at all, as opposed to the API failing this one request
+   * with its own 500 (whose detail, with a reference, is worth showing).
+   */
+  get notAnswering() {
+    return this.unreachable && !(this.kind === 'http' && this.status === 500 && this.fromApi);
   }
 
   get aborted() {
@@ -46,7 +64,7 @@ export class ApiError extends Error {
   }
 }
 
-function fallbackMessage(kind, status) {
+function fallbackMessage(kind, status, fromApi = true) {
   switch (kind) {
     case 'timeout':
       return 'The control plane did not answer in time. Try again in a moment.';
@@ -56,6 +74,9 @@ function fallbackMessage(kind, status) {
       return 'The request was cancelled.';
     default:
       break;
+  }
+  if (status < 500 && !fromApi) {
+    return 'The control plane is not answering yet (it may be starting). Try again in a moment.';
   }
   if (status >= 500) {
     return `The control plane could not finish this (error ${status}). Try again in a moment.`;
@@ -77,6 +98,7 @@ const signedOutListeners = new Set();
 
 /**
  * Listen to every call's outcome: fn({ reached: boolean, at: Date, error: ApiError|null }).
+ * Not told: calls cancelled by the caller, and 429s (see the top of this file).
  * Returns a function that stops listening.
  */
 export function onApiOutcome(fn) {
@@ -199,6 +221,7 @@ export async function api(method, path, body, options = {}) {
   }
 
   const problem = data && typeof data === 'object' ? data : {};
+  const fromApi = (response.headers.get('Content-Type') || '').toLowerCase().includes('json');
   const error = new ApiError({
     kind: 'http',
     status: response.status,
@@ -206,10 +229,11 @@ export async function api(method, path, body, options = {}) {
     detail: typeof problem.detail === 'string' ? problem.detail : '',
     type: typeof problem.type === 'string' ? problem.type : '',
     retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
+    fromApi,
   });
-  report(!error.unreachable, error);
+  if (response.status !== 429) report(!error.unreachable, error);
 
-  if (response.status === 401 && token) {
+  if (response.status === 401 && token && !error.unreachable) {
     clearSession();
     error.handled = true;
     for (const fn of signedOutListeners) {
