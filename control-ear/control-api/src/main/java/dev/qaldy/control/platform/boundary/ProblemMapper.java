@@ -33,6 +33,9 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
 
     /** The problem media type of RFC 9457. */
     public static final String PROBLEM_JSON = "application/problem+json";
+    /** H2's SQLState for a broken connection to its TCP server. */
+    static final String H2_CONNECTION_BROKEN = "90067";
+
     /** Seconds a client should wait before retrying while the database is unreachable. */
     static final int DATABASE_RETRY_SECONDS = 5;
 
@@ -118,14 +121,18 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
 
     /**
      * Whether a lost database connection is behind {@code thrown}: a connection exception of JDBC
-     * (or SQLState class 08), or a pool that cannot allocate a connection.
+     * (or SQLState class 08, or H2's 90067 "connection broken", which Open Liberty passes on as a
+     * plain {@code SQLNonTransientException}), a refused socket, or a pool that cannot allocate a
+     * connection.
      */
     static boolean databaseUnreachable(Throwable thrown) {
         Throwable current = thrown;
         for (int depth = 0; current != null && depth < 30; depth++) {
             if (current instanceof SQLNonTransientConnectionException || current instanceof SQLTransientConnectionException
                     || current instanceof ResourceAllocationException
-                    || (current instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08"))) {
+                    || current instanceof java.net.ConnectException
+                    || (current instanceof SQLException sql && sql.getSQLState() != null
+                            && (sql.getSQLState().startsWith("08") || H2_CONNECTION_BROKEN.equals(sql.getSQLState())))) {
                 return true;
             }
             current = current.getCause();

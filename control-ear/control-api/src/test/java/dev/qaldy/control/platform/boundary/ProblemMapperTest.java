@@ -47,4 +47,13 @@ class ProblemMapperTest {
         assertThat(mapper.describe(new RuntimeException(new SQLException("down", "08001"))).status()).isEqualTo(503);
         assertThat(mapper.describe(new RuntimeException(new SQLException("syntax", "42000"))).status()).isEqualTo(500);
     }
+
+    @Test
+    void a_broken_h2_connection_as_open_liberty_reports_it_is_the_database_unreachable_not_a_500() {
+        Throwable liberty = new PersistenceException(new java.sql.SQLNonTransientException("Connection is broken", "90067"));
+        Throwable refused = new PersistenceException(new RuntimeException(new java.net.ConnectException("Connection refused")));
+        assertThat(mapper.describe(liberty).status()).isEqualTo(503);
+        assertThat(mapper.describe(refused).status()).isEqualTo(503);
+        assertThat(mapper.describe(new PersistenceException(new SQLException("syntax", "42000"))).status()).isEqualTo(500);
+    }
 }
