@@ -39,3 +39,13 @@ app.get('/api/entries', function () {
   var entries = typeof store !== 'undefined' ? store.list('entries') : [];
   return { status: 200, json: { entries: entries.reverse() } };
 });
+
+// A job the owner can schedule (e.g. "0 8 * * *") or trigger with a webhook: it writes how many
+// notes the guestbook holds to the run's log. ctx = {runId, tick, actor, job, app, payload, json}.
+app.job('digest', function (ctx) {
+  var entries = typeof store !== 'undefined' ? store.list('entries') : [];
+  console.log('digest: ' + entries.length + ' entries (' + ctx.actor + ', tick ' + ctx.tick + ')');
+  if (ctx.json && typeof ctx.json.note === 'string') {
+    console.log('webhook note: ' + ctx.json.note.slice(0, 200));
+  }
+});

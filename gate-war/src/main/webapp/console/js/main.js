@@ -3,11 +3,13 @@
 import { api, onSignedOut } from './api.js';
 import { isSignedIn, getEmail, setEmail, clearSession } from './session.js';
 import { whileBusy } from './dom.js';
+import { startOutageWatch } from './outage.js';
 import { startRouter, navigate, flash, currentHash, signInHash, parseHash } from './router.js';
 import { signinView, signupView } from './views/signin.js';
 import { appsView } from './views/apps.js';
 import { appView } from './views/app.js';
 import { auditView } from './views/audit.js';
+import { billingView } from './views/billing.js';
 import { openView } from './views/open.js';
 import { notFoundView } from './views/notfound.js';
 
@@ -18,6 +20,7 @@ const routes = [
   { path: ['new'], view: (ctx) => { ctx.focusCreate = true; appsView(ctx); }, title: 'Create an app' },
   { path: ['apps', ':app'], view: appView, title: 'App' },
   { path: ['audit'], view: auditView, title: 'Audit log' },
+  { path: ['billing'], view: billingView, title: 'Billing' },
   { path: ['open', ':app'], view: openView, title: 'Opening app' },
 ];
 
@@ -86,6 +89,9 @@ onSignedOut(() => {
   flash('Your session has ended. Sign in again to continue.', 'info');
   navigate(signInHash(currentHash()), { replace: true });
 });
+
+// The outage watch counts every call from here on; its settings load while the first page shows.
+startOutageWatch();
 
 startRouter(routes, {
   main: document.getElementById('main'),

@@ -221,6 +221,7 @@ class ScheduleWebhookDataIT {
         final AtomicBoolean running = new AtomicBoolean(true);
         final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         final List<Future<?>> futures = new ArrayList<>();
+        final java.util.concurrent.atomic.AtomicReference<String> problem = new java.util.concurrent.atomic.AtomicReference<>();
 
         void startAndWaitForSome() throws Exception {
             URI target = URI.create("http://127.0.0.1:" + cell.port("control") + "/api/v1/apps/" + APP + "/data/writes");
@@ -228,7 +229,8 @@ class ScheduleWebhookDataIT {
                 int writer = w;
                 futures.add(pool.submit(() -> {
                     for (int seq = 0; running.get(); seq++) {
-                        String pad = (writer + "-" + seq + "-").repeat(8 * 1024 / 8).substring(0, 8 * 1024);
+                        String unit = writer + "-" + seq + "-";
+                        String pad = unit.repeat(8 * 1024 / unit.length() + 1).substring(0, 8 * 1024);
                         String json = "{\"writer\":" + writer + ",\"seq\":" + seq + ",\"pad\":\"" + pad + "\",\"sum\":\"" + sha256(pad) + "\"}";
                         try {
                             HttpResponse<String> reply = cell.http().send(HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(10))
@@ -236,15 +238,19 @@ class ScheduleWebhookDataIT {
                                     .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
                             if (reply.statusCode() == 201) {
                                 acknowledged.add(writer + "/" + seq);
+                            } else {
+                                problem.compareAndSet(null, reply.statusCode() + " " + reply.body());
                             }
                         } catch (Exception e) {
+                            problem.compareAndSet(null, e.toString());
                             return null;
                         }
                     }
                     return null;
                 }));
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> acknowledged.size() >= 20);
+            await().atMost(Duration.ofSeconds(30)).until(() -> acknowledged.size() >= 20 || (problem.get() != null && acknowledged.isEmpty()));
+            assertThat(acknowledged).as("writes acknowledged before the kill (first problem: %s)", problem.get()).hasSizeGreaterThanOrEqualTo(20);
         }
 
         void stop() throws Exception {

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * runtime host with or without the API, across a gate restart, against forged, foreign and older
  * cap states, and usage reports are billed once. Prices through config: 50 millicents a request,
  * CPU free, no free allowance, so a cap of 1 cent is exactly 20 requests; cap states are fetched
- * every 2 s and usage reported every second.
+ * every 2 s and usage reported every second; the gate's access freshness is 1 s.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SpendingCapIT {
@@ -53,7 +53,8 @@ class SpendingCapIT {
                 "QALDY_NO_SEED", "1",
                 "QALDY_OPTS", "-Dqaldy.cap.refresh=PT2S -Dqaldy.cap.report-interval=PT1S"
                         + " -Dqaldy.billing.price.request-millicents=" + PRICE + " -Dqaldy.billing.price.cpu-ms-millicents=0"
-                        + " -Dqaldy.billing.free-allowance-cents=0"));
+                        + " -Dqaldy.billing.free-allowance-cents=0",
+                "QALDY_OPTS_GATE", "-Dqaldy.gate.access-freshness=PT1S"));
         serviceToken = Files.readString(cell.var().resolve("keys/service-token")).trim();
         owner = Person.signUp(cell, "payer@example.com");
         account = Person.json(owner.api("GET", "/people/me", null).body()).getJsonNumber("id").longValue();
@@ -84,7 +85,7 @@ class SpendingCapIT {
         assertThat(Long.parseLong(page.headers().firstValue("Retry-After").orElseThrow()))
                 .isBetween(untilNextMonth - 120, untilNextMonth + 120);
         HttpResponse<String> problem = cell.send(owner.browserRequest("gate", APP, "/api/entries")
-                .header("Accept", "application/json").GET().build());
+                .setHeader("Accept", "application/json").GET().build());
         assertThat(problem.statusCode()).isEqualTo(503);
         assertThat(Person.json(problem.body()).getString("type")).isEqualTo("urn:qaldy:problem:asleep");
 
@@ -124,6 +125,7 @@ class SpendingCapIT {
         cell.qaldy("stop", "control", "--kill");
         int duringOutage = serve(100);
         assertThat(duringOutage).as("exactly the rest of the budget, counted at the gate").isEqualTo((remaining + PRICE - 1) / PRICE);
+        Thread.sleep(1_200); // past the access freshness: the gate asks, the API fails, the copy lets the owner in
         HttpResponse<String> asleep = owner.get(APP, "/");
         assertThat(asleep.statusCode()).isEqualTo(503);
         assertThat(asleep.headers().firstValue("X-Qaldy-Access")).as("let in from the access copy").hasValue("outage-copy");

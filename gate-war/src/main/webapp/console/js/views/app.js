@@ -5,6 +5,8 @@ import { api, seg } from '../api.js';
 import { h, loading, messageLine, replace, safeHttpUrl, say, setDisabled, timeElement, whileBusy } from '../dom.js';
 import { navigate, flash } from '../router.js';
 import { openApp, openFailure } from './open.js';
+import { LIST_WAITS, explain, waitingNote, whenBack } from '../outage.js';
+import { hooksSection, schedulesSection } from './jobs.js';
 
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
 const FINAL = new Set(['succeeded', 'failed']);
@@ -17,6 +19,7 @@ const STATUS_WORDS = {
 const POLL_MS = 2000;
 const POLL_MAX_MS = 15000;
 const UPLOAD_TIMEOUT_MS = 5 * 60 * 1000;
+const POLL_WAITS = 'The control plane is not answering; the build’s progress shows here when it is back.';
 
 function sameVersion(a, b) {
   return a !== null && a !== undefined && b !== null && b !== undefined && String(a) === String(b);
@@ -59,6 +62,11 @@ export function appView(ctx) {
       apps = await api('GET', '/apps', undefined, { signal: ctx.signal });
     } catch (error) {
       if (ctx.signal.aborted || error.handled) return;
+      if (error.notAnswering) {
+        replace(body, waitingNote('The control plane is not answering; this page will load when it is back.', 'app-waiting'));
+        whenBack(load, ctx.signal);
+        return;
+      }
       replace(body,
         h('p', { class: 'msg error', role: 'alert' }, `Could not load ${name}. ${error.message}`),
         h('button', { type: 'button', class: 'small', onclick: load }, 'Try again'));
@@ -91,6 +99,8 @@ function renderApp(ctx, app, body) {
   if (owner) {
     sections.push(buildsSection(ctx, name, state, setLive));
     sections.push(sharingSection(ctx, name));
+    sections.push(schedulesSection(ctx, name));
+    sections.push(hooksSection(ctx, name));
     sections.push(deleteSection(ctx, name));
   } else {
     sections.push(h('section', { class: 'card' },
@@ -194,7 +204,7 @@ function buildsSection(ctx, name, state, setLive) {
             'The upload did not finish. If the archive is large it may be over the upload limit; ' +
             'otherwise check your connection and try again.');
         } else {
-          say(uploadLine, 'error', `The upload did not go through. ${error.message}`);
+          say(uploadLine, 'error', `The upload did not go through. ${explain(error)}`);
         }
         return;
       }
@@ -244,10 +254,16 @@ function buildsSection(ctx, name, state, setLive) {
     details.addEventListener('toggle', () => {
       // The list may leave logs out; the single build always has one.
       if (details.open && row.build.log === undefined) {
-        fetchOne(row.build.version).catch((error) => {
+        const fetchLog = () => fetchOne(row.build.version).catch((error) => {
           if (ctx.signal.aborted || error.handled) return;
+          if (error.notAnswering) {
+            row.log.textContent = 'The control plane is not answering; the log will load when it is back.';
+            whenBack(fetchLog, ctx.signal);
+            return;
+          }
           row.log.textContent = `Could not load the log. ${error.message}`;
         });
+        fetchLog();
       }
     });
     const row = { li, status, when, sha, actions, log, details, build };
@@ -302,7 +318,7 @@ function buildsSection(ctx, name, state, setLive) {
         await api('PUT', `/apps/${seg(name)}/live`, { version: b.version }, { signal: ctx.signal });
       } catch (error) {
         if (ctx.signal.aborted || error.handled) return;
-        say(line, 'error', `Could not promote version ${b.version}. ${error.message}`);
+        say(line, 'error', `Could not promote version ${b.version}. ${explain(error)}`);
         return;
       }
       setLive(b.version);
@@ -328,6 +344,13 @@ function buildsSection(ctx, name, state, setLive) {
       builds = await api('GET', `/apps/${seg(name)}/builds`, undefined, { signal: ctx.signal });
     } catch (error) {
       if (ctx.signal.aborted || error.handled) return;
+      if (error.notAnswering) {
+        replace(listState, waitingNote(rows.size
+          ? 'The control plane is not answering; this list will refresh when it is back.'
+          : LIST_WAITS, 'builds-waiting'));
+        whenBack(loadList, ctx.signal);
+        return;
+      }
       replace(listState,
         h('p', { class: 'msg error', role: 'alert' }, `Could not load the builds. ${error.message}`),
         h('button', { type: 'button', class: 'small', onclick: loadList }, 'Try again'));
@@ -377,10 +400,15 @@ function buildsSection(ctx, name, state, setLive) {
       try {
         for (const row of waiting) await fetchOne(row.build.version);
         pollDelay = POLL_MS;
+        if (line.textContent === POLL_WAITS) say(line, 'info', ''); // back, and nothing newer was said
       } catch (error) {
         if (ctx.signal.aborted || error.handled) return;
         pollDelay = Math.min(pollDelay * 2, POLL_MAX_MS);
-        say(line, 'error', `Could not check on the build just now; trying again in ${Math.round(pollDelay / 1000)} seconds. ${error.message}`);
+        if (error.notAnswering) {
+          say(line, 'info', POLL_WAITS);
+        } else {
+          say(line, 'error', `Could not check on the build just now; trying again in ${Math.round(pollDelay / 1000)} seconds. ${error.message}`);
+        }
       }
       schedulePoll(pollDelay);
     }, delay);
@@ -440,7 +468,7 @@ function sharingSection(ctx, name) {
       } catch (error) {
         if (ctx.signal.aborted || error.handled) return;
         if (error.status === 400) emailInput.setAttribute('aria-invalid', 'true');
-        say(line, 'error', `Could not share with ${email}. ${error.message}`);
+        say(line, 'error', `Could not share with ${email}. ${explain(error)}`);
         emailInput.focus();
         return;
       }
@@ -466,7 +494,7 @@ function sharingSection(ctx, name) {
         await api('DELETE', `/apps/${seg(name)}/shares/${seg(email)}`, undefined, { signal: ctx.signal });
       } catch (error) {
         if (ctx.signal.aborted || error.handled) return;
-        say(line, 'error', `Could not revoke access for ${email}. ${error.message}`);
+        say(line, 'error', `Could not revoke access for ${email}. ${explain(error)}`);
         return;
       }
       li.remove();
@@ -487,6 +515,13 @@ function sharingSection(ctx, name) {
       shares = await api('GET', `/apps/${seg(name)}/shares`, undefined, { signal: ctx.signal });
     } catch (error) {
       if (ctx.signal.aborted || error.handled) return;
+      if (error.notAnswering) {
+        replace(listState, waitingNote(list.children.length
+          ? 'The control plane is not answering; this list will refresh when it is back.'
+          : LIST_WAITS, 'shares-waiting'));
+        whenBack(loadList, ctx.signal);
+        return;
+      }
       replace(listState,
         h('p', { class: 'msg error', role: 'alert' }, `Could not load who can open it. ${error.message}`),
         h('button', { type: 'button', class: 'small', onclick: loadList }, 'Try again'));
@@ -554,7 +589,7 @@ function deleteSection(ctx, name) {
         await api('DELETE', `/apps/${seg(name)}`, undefined, { signal: ctx.signal });
       } catch (error) {
         if (ctx.signal.aborted || error.handled) return;
-        say(line, 'error', `Could not delete ${name}. ${error.message}`);
+        say(line, 'error', `Could not delete ${name}. ${explain(error)}`);
         return;
       }
       flash(`Deleted ${name}.`);
@@ -564,7 +599,7 @@ function deleteSection(ctx, name) {
 
   return h('section', { class: 'card danger-zone', 'aria-labelledby': 'delete-title' },
     h('h2', { id: 'delete-title' }, 'Delete this app'),
-    h('p', {}, 'Deleting removes the app, all its builds and its sharing. Its address stops working. This cannot be undone.'),
+    h('p', {}, 'Deleting removes the app, all its builds, its sharing, schedules, runs, webhooks and data. Its address stops working. This cannot be undone.'),
     startButton,
     confirmForm,
     line);

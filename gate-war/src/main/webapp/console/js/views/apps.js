@@ -4,6 +4,7 @@ import { api, seg } from '../api.js';
 import { h, loading, messageLine, replace, safeHttpUrl, say, whileBusy } from '../dom.js';
 import { navigate, flash } from '../router.js';
 import { openApp, openFailure } from './open.js';
+import { LIST_WAITS, explain, waitingNote, whenBack } from '../outage.js';
 
 export function appsView(ctx) {
   const list = h('ul', { id: 'app-list', class: 'app-list', 'aria-labelledby': 'list-title', 'aria-busy': 'true' });
@@ -52,7 +53,7 @@ export function appsView(ctx) {
         if (error.status === 409 && !error.detail) {
           say(createLine, 'error', `The name “${name}” is taken. Choose another.`);
         } else {
-          say(createLine, 'error', error.message);
+          say(createLine, 'error', explain(error));
         }
         nameInput.focus();
       }
@@ -85,8 +86,16 @@ export function appsView(ctx) {
       apps = await api('GET', '/apps', undefined, { signal: ctx.signal });
     } catch (error) {
       if (ctx.signal.aborted || error.handled) return;
-      list.replaceChildren();
       list.setAttribute('aria-busy', 'false');
+      if (error.notAnswering) {
+        // What the list already showed stays; it loads again on the control plane's first answer.
+        replace(listState, waitingNote(list.children.length
+          ? 'The control plane is not answering; this list will refresh when it is back.'
+          : LIST_WAITS, 'apps-waiting'));
+        whenBack(load, ctx.signal);
+        return;
+      }
+      list.replaceChildren();
       replace(listState,
         h('p', { class: 'msg error', role: 'alert' }, `Could not load your apps. ${error.message}`),
         h('button', { type: 'button', class: 'small', onclick: () => load() }, 'Try again'));

@@ -2,6 +2,7 @@
 
 import { api } from '../api.js';
 import { h, loading, replace, timeElement } from '../dom.js';
+import { LIST_WAITS, waitingNote, whenBack } from '../outage.js';
 
 const LIMIT = 100;
 
@@ -46,6 +47,14 @@ export function auditView(ctx) {
       if (ctx.signal.aborted || error.handled) return;
       refresh.disabled = false;
       table.setAttribute('aria-busy', 'false');
+      if (error.notAnswering) {
+        // Entries already shown stay; the log loads again on the control plane's first answer.
+        replace(state, waitingNote(tbody.children.length
+          ? 'The control plane is not answering; this list will refresh when it is back.'
+          : LIST_WAITS, 'audit-waiting'));
+        whenBack(load, ctx.signal);
+        return;
+      }
       replace(state, h('p', { class: 'msg error', role: 'alert' }, `Could not load the audit log. ${error.message}`));
       return;
     }

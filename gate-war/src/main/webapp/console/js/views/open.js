@@ -29,6 +29,10 @@ export async function openApp(app, returnPath, { signal, leaveBehind } = {}) {
 
 /** Plain words for a failed open. */
 export function openFailure(app, error) {
+  if (error.notAnswering) {
+    return `Opening ${app} from here needs the control plane, which is not answering right now. ` +
+      `If you opened ${app} recently, its address keeps working; otherwise try again when the control plane is back.`;
+  }
   if (error.status === 403 || error.status === 404) {
     const advice = 'If you should have access, ask its owner to share it with the email you signed in with.';
     return error.detail

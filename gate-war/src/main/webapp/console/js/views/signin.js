@@ -5,6 +5,7 @@ import { api } from '../api.js';
 import { saveSession } from '../session.js';
 import { h, messageLine, say, setDisabled, whileBusy } from '../dom.js';
 import { navigate, parseHash, safeNext, flash } from '../router.js';
+import { isDown, onOutageChange } from '../outage.js';
 
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
 
@@ -31,6 +32,29 @@ function field({ id, label, type, autocomplete, hint }) {
     hint ? h('p', { class: 'hint', id: hintId }, hint) : null,
     input);
   return { wrapper, input };
+}
+
+const SIGNIN_WAITS = 'Signing in needs the control plane, which is not answering right now. ' +
+  'Try again when it is back; apps you already opened keep working.';
+const SIGNUP_WAITS = 'Creating an account needs the control plane, which is not answering right now. ' +
+  'Try again when it is back.';
+
+/**
+ * A note that shows while the outage banner is up, so nobody types a password for nothing.
+ * The button stays usable for sign-in (trying costs nothing, and an answer ends the outage).
+ */
+function outageNote(ctx, id, text, button) {
+  const note = h('p', { class: 'msg waiting', id, hidden: !isDown() }, text);
+  const show = (down) => {
+    note.hidden = !down;
+    const described = (button.getAttribute('aria-describedby') || '').split(/\s+/).filter((x) => x && x !== id);
+    if (down) described.push(id);
+    if (described.length) button.setAttribute('aria-describedby', described.join(' '));
+    else button.removeAttribute('aria-describedby');
+  };
+  show(isDown());
+  onOutageChange(show, ctx.signal);
+  return note;
 }
 
 function markInvalid(input, invalid) {
@@ -73,10 +97,11 @@ export function signinView(ctx) {
   const password = field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' });
   const line = messageLine('signin-msg');
   const button = h('button', { type: 'submit', id: 'signin', class: 'primary' }, 'Sign in');
+  const waits = outageNote(ctx, 'signin-waits', SIGNIN_WAITS, button);
   const signupHref = next === '#/apps' ? '#/signup' : `#/signup?next=${encodeURIComponent(next)}`;
 
   const form = h('form', { class: 'stack', novalidate: true, 'aria-labelledby': 'signin-title' },
-    email.wrapper, password.wrapper, line, h('div', { class: 'actions' }, button));
+    waits, email.wrapper, password.wrapper, line, h('div', { class: 'actions' }, button));
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -96,6 +121,13 @@ export function signinView(ctx) {
         navigate(next);
       } catch (error) {
         if (ctx.signal.aborted) return;
+        if (error.notAnswering) {
+          // The note above says why when the banner is up; then this line only says what happened.
+          say(line, 'waiting', isDown()
+            ? 'You are not signed in: the control plane is still not answering.'
+            : SIGNIN_WAITS);
+          return;
+        }
         if (error.status === 429) {
           waitOut(button, line, error.retryAfter ?? 30, ctx.signal);
           return;
@@ -135,11 +167,13 @@ export function signupView(ctx) {
     hint: 'Between 10 and 128 characters. A few words you can remember work well.',
   });
   const line = messageLine('signup-msg');
-  const button = h('button', { type: 'submit', id: 'signup', class: 'primary' }, 'Create account');
+  // Creating an account is a change: held back while the control plane does not answer.
+  const button = h('button', { type: 'submit', id: 'signup', class: 'primary', 'data-change': true }, 'Create account');
+  const waits = outageNote(ctx, 'signup-waits', SIGNUP_WAITS, button);
   const signinHref = next === '#/apps' ? '#/signin' : `#/signin?next=${encodeURIComponent(next)}`;
 
   const form = h('form', { class: 'stack', novalidate: true, 'aria-labelledby': 'signup-title' },
-    email.wrapper, password.wrapper, line, h('div', { class: 'actions' }, button));
+    waits, email.wrapper, password.wrapper, line, h('div', { class: 'actions' }, button));
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -170,7 +204,11 @@ export function signupView(ctx) {
         await api('POST', '/people', { email: emailValue, password: passwordValue }, { auth: false });
       } catch (error) {
         if (ctx.signal.aborted) return;
-        if (error.status === 409) {
+        if (error.notAnswering) {
+          say(line, 'waiting', isDown()
+            ? 'Your account was not created: the control plane is still not answering.'
+            : SIGNUP_WAITS);
+        } else if (error.status === 409) {
           markInvalid(email.input, true);
           say(line, 'error', error.detail || 'There is already an account with this email. Sign in instead.');
           email.input.focus();

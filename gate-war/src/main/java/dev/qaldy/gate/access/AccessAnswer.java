@@ -17,8 +17,13 @@ import java.util.Objects;
  * @param kind           what was said
  * @param sharingVersion the app's sharing version for allow and deny; -1 otherwise
  * @param detail         for logs only
+ * @param accountId      the account whose spending cap the app counts against (its owner); {@link #NO_ACCOUNT}
+ *                       when the answer named none
  */
-public record AccessAnswer(Kind kind, long sharingVersion, String detail) {
+public record AccessAnswer(Kind kind, long sharingVersion, String detail, long accountId) {
+
+    /** No account named. */
+    public static final long NO_ACCOUNT = -1;
 
     /** The kinds of answer. */
     public enum Kind {
@@ -29,9 +34,16 @@ public record AccessAnswer(Kind kind, long sharingVersion, String detail) {
         Objects.requireNonNull(kind, "kind");
     }
 
+    /** An answer that names no account. */
+    public AccessAnswer(Kind kind, long sharingVersion, String detail) {
+        this(kind, sharingVersion, detail, NO_ACCOUNT);
+    }
+
     /**
      * Reads the answer to {@code GET /api/v1/internal/access?app=A&person=P}
-     * ({@code 200 {"app","personId","decision","sharingVersion"}}; unknown app: 404).
+     * ({@code 200 {"app","personId","decision","sharingVersion","accountId"}}; unknown app: 404). An answer
+     * without a whole, positive {@code accountId} is still read, naming {@link #NO_ACCOUNT}: the cap step
+     * then refuses to serve, as for an account it cannot know.
      *
      * @throws ControlPlaneUnavailable for a 5xx: the control plane failed, it did not answer
      */
@@ -61,12 +73,14 @@ public record AccessAnswer(Kind kind, long sharingVersion, String detail) {
         if (!(json.get("sharingVersion") instanceof JsonNumber version) || !version.isIntegral()) {
             return unusable("no sharing version");
         }
+        long account = json.get("accountId") instanceof JsonNumber a && a.isIntegral() && a.longValue() > 0
+                ? a.longValue() : NO_ACCOUNT;
         String decision = json.get("decision") instanceof JsonString d ? d.getString() : null;
         if ("allow".equals(decision)) {
-            return new AccessAnswer(Kind.ALLOW, version.longValue(), "allow");
+            return new AccessAnswer(Kind.ALLOW, version.longValue(), "allow", account);
         }
         if ("deny".equals(decision)) {
-            return new AccessAnswer(Kind.DENY, version.longValue(), "deny");
+            return new AccessAnswer(Kind.DENY, version.longValue(), "deny", account);
         }
         return unusable("unknown decision " + decision);
     }

@@ -11,8 +11,9 @@ import java.util.Objects;
  * @param decision       {@link AccessAnswer.Kind#ALLOW} or {@link AccessAnswer.Kind#DENY}, nothing else
  * @param sharingVersion the app's sharing version in that answer
  * @param answeredAtMs   when the gate asked the question this answers, epoch milliseconds
+ * @param accountId      the account the answer named (the app's owner), or {@link AccessAnswer#NO_ACCOUNT}
  */
-public record AccessCopy(AccessAnswer.Kind decision, long sharingVersion, long answeredAtMs) {
+public record AccessCopy(AccessAnswer.Kind decision, long sharingVersion, long answeredAtMs, long accountId) {
 
     public AccessCopy {
         Objects.requireNonNull(decision, "decision");
@@ -21,9 +22,14 @@ public record AccessCopy(AccessAnswer.Kind decision, long sharingVersion, long a
         }
     }
 
+    /** A copy that names no account. */
+    public AccessCopy(AccessAnswer.Kind decision, long sharingVersion, long answeredAtMs) {
+        this(decision, sharingVersion, answeredAtMs, AccessAnswer.NO_ACCOUNT);
+    }
+
     /** The copy of an allow or deny answer given for a question asked at {@code askedAtMs}. */
     public static AccessCopy of(AccessAnswer answer, long askedAtMs) {
-        return new AccessCopy(answer.kind(), answer.sharingVersion(), askedAtMs);
+        return new AccessCopy(answer.kind(), answer.sharingVersion(), askedAtMs, answer.accountId());
     }
 
     public boolean allows() {

@@ -9,9 +9,11 @@ import java.util.Objects;
  * @param verdict what happens
  * @param source  where the verdict came from: the API just now, a fresh copy, or the copy kept
  *                for a control-plane failure
- * @param basis   why, for logs
+ * @param basis     why, for logs
+ * @param accountId for an allow, the account whose spending cap the app counts against (the cap
+ *                  step after access); {@link AccessAnswer#NO_ACCOUNT} when unknown
  */
-public record AccessDecision(Verdict verdict, Source source, String basis) {
+public record AccessDecision(Verdict verdict, Source source, String basis, long accountId) {
 
     /** The response header that tells how access was decided (read by the end-to-end tests). */
     public static final String HEADER = "X-Qaldy-Access";
@@ -47,6 +49,11 @@ public record AccessDecision(Verdict verdict, Source source, String basis) {
         Objects.requireNonNull(verdict, "verdict");
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(basis, "basis");
+    }
+
+    /** A decision that names no account. */
+    public AccessDecision(Verdict verdict, Source source, String basis) {
+        this(verdict, source, basis, AccessAnswer.NO_ACCOUNT);
     }
 
     public boolean allowed() {

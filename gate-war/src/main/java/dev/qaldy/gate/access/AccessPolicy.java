@@ -54,7 +54,7 @@ public final class AccessPolicy {
             return Optional.empty();
         }
         return Optional.of(copy.allows()
-                ? new AccessDecision(Verdict.ALLOW, Source.FRESH_COPY, "fresh copy of an allow")
+                ? new AccessDecision(Verdict.ALLOW, Source.FRESH_COPY, "fresh copy of an allow", copy.accountId())
                 : new AccessDecision(Verdict.DENY, Source.FRESH_COPY, "fresh copy of a deny"));
     }
 
@@ -70,7 +70,7 @@ public final class AccessPolicy {
             if (outcome instanceof AccessOutcome.Answered answered && answered.answer() != null) {
                 AccessAnswer answer = answered.answer();
                 return switch (answer.kind()) {
-                    case ALLOW -> new AccessDecision(Verdict.ALLOW, Source.ASKED, "control plane allowed");
+                    case ALLOW -> new AccessDecision(Verdict.ALLOW, Source.ASKED, "control plane allowed", answer.accountId());
                     case DENY -> new AccessDecision(Verdict.DENY, Source.ASKED, "control plane denied");
                     case UNKNOWN_APP -> new AccessDecision(Verdict.UNKNOWN_APP, Source.ASKED, "control plane knows no such app");
                     case UNUSABLE -> AccessDecision.unavailable("unusable answer: " + answer.detail());
@@ -94,7 +94,8 @@ public final class AccessPolicy {
             return AccessDecision.unavailable("control plane failure, nothing remembered: " + failure);
         }
         if (remembered.allows()) {
-            return new AccessDecision(Verdict.ALLOW, Source.OUTAGE_COPY, "control plane failure, remembered allow: " + failure);
+            return new AccessDecision(Verdict.ALLOW, Source.OUTAGE_COPY, "control plane failure, remembered allow: " + failure,
+                    remembered.accountId());
         }
         return new AccessDecision(Verdict.DENY, Source.OUTAGE_COPY, "control plane failure, remembered deny: " + failure);
     }

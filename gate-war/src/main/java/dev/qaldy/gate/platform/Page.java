@@ -152,6 +152,17 @@ public record Page(int status, String type, String title, String sentence, Strin
                         + "so please try again in a minute.", null, null);
     }
 
+    /**
+     * The app's account reached its spending cap (seed: "apps still go to sleep at the cap with no
+     * API at all"); its own problem type, never the outage page. It wakes when its owner raises
+     * the cap or at {@code wakesAt}, the start of the next period.
+     */
+    public static Page asleep(String app, java.time.Instant wakesAt) {
+        return new Page(503, "asleep", "This app is asleep",
+                "This app is asleep: its spending cap was reached, and " + app + " wakes when its owner raises the cap "
+                        + "or when a new month starts (" + wakesAt + ").", null, null);
+    }
+
     /** The API through the gate while the control plane is down. */
     public static Page apiUnavailable() {
         return new Page(503, "temporarily-unavailable", "Temporarily unavailable",

@@ -11,7 +11,12 @@ public enum AppPath {
     TICKET,
     /** {@code /.qaldy/signout}: clear the session cookie. */
     SIGNOUT,
-    /** Anything else under {@code /.qaldy}: 404, never forwarded. */
+    /**
+     * {@code /.qaldy/data/} and below, exactly so spelled: the app's data, forwarded to the control
+     * plane for a signed-in person with access (never to the runtime host).
+     */
+    DATA,
+    /** Anything else under {@code /.qaldy} (the runtime's {@code /.qaldy/jobs/} included): 404, never forwarded. */
     RESERVED,
     /** The app's own traffic. */
     APP;
@@ -23,6 +28,9 @@ public enum AppPath {
         }
         if ("/.qaldy/signout".equals(rawPath)) {
             return SIGNOUT;
+        }
+        if (rawPath != null && rawPath.startsWith("/.qaldy/data/")) {
+            return DATA;
         }
         if (rawPath != null && PublicPath.under(rawPath.toLowerCase(Locale.ROOT), "/.qaldy")) {
             return RESERVED;

@@ -4,12 +4,15 @@ import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.access.AccessCheck;
 import dev.qaldy.gate.access.AccessDecision;
 import dev.qaldy.gate.access.SharingVersionPush;
+import dev.qaldy.gate.cap.CapEndpoint;
+import dev.qaldy.gate.cap.CapStep;
 import dev.qaldy.gate.console.ConsoleFiles;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
+import dev.qaldy.gate.proxy.ControlForwarder;
 import dev.qaldy.gate.proxy.ProxyHeaders;
 import dev.qaldy.gate.proxy.UpstreamProxy;
 import dev.qaldy.gate.session.SessionCheck;
@@ -41,8 +44,9 @@ import java.util.logging.Logger;
  * The gate's hot path, every request in explicit steps: route (Host, then path) → shield (deny
  * lists, bot rules, rate limits, daily limit; local, never the API) → session (verified locally) →
  * access (a fresh copy, else the control plane's answer, else on its failure the remembered copy;
- * fail closed) → forward (streamed), marked with {@code X-Qaldy-Access}. The shield guards an app's
- * whole origin and the public origin's {@code /api/}. Issue 5 puts the spending cap after access.
+ * fail closed) → cap (the account's last signed cap state plus the requests counted here; over it
+ * the app is asleep, with or without the API; {@code X-Qaldy-Cap}) → forward (streamed), marked with
+ * {@code X-Qaldy-Access}. The shield guards an app's whole origin and the public origin's {@code /api/}.
  * Only the console's static files, the server's health endpoints (for any Host, so probes may
  * use an IP address) and, with the service token, its metrics reach the rest of the chain. The
  * control plane's sharing push is answered for any Host, before routing.
@@ -71,7 +75,16 @@ public class GateFilter extends HttpFilter {
     Shield shield;
 
     @Inject
+    CapStep cap;
+
+    @Inject
+    CapEndpoint capStates;
+
+    @Inject
     UpstreamProxy proxy;
+
+    @Inject
+    ControlForwarder control;
 
     @Inject
     Clock clock;
@@ -96,6 +109,10 @@ public class GateFilter extends HttpFilter {
             }
             if (SharingVersionPush.PATH.equals(req.getRequestURI())) {
                 push.receive(req, res); // the control plane calls every gate by address: any Host
+                return;
+            }
+            if (CapEndpoint.PATH.equals(req.getRequestURI())) {
+                capStates.receive(req, res); // the cell's services, by address: any Host
                 return;
             }
             HostRoute route = route(req);
@@ -144,6 +161,11 @@ public class GateFilter extends HttpFilter {
                     proxy.toControl(req, res);
                 }
             }
+            case HOOKS -> {
+                if (shielded(new ShieldTarget.Api(), req, res)) {
+                    control.hook(req, res); // webhooks: bounded, 5 s, 503 + Retry-After while the API is down
+                }
+            }
             case INTERNAL, NO_ROUTE -> Pages.send(req, res, Page.noRoute());
             case BAD_PATH -> Pages.send(req, res, Page.badPath());
             default -> Pages.send(req, res, Page.noRoute());
@@ -172,8 +194,30 @@ public class GateFilter extends HttpFilter {
             case TICKET -> signIn.redeemTicket(app, req, res);
             case SIGNOUT -> signIn.signOut(app, req, res);
             case APP -> appTraffic(app, req, res);
+            case DATA -> appData(app, req, res);
             default -> Pages.send(req, res, Page.noRoute());
         }
+    }
+
+    /**
+     * The app's data ({@code /.qaldy/data/…}): the same session and access steps as app traffic,
+     * then forwarded to the control plane with the person's id, never to the runtime host.
+     */
+    private void appData(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        Optional<ECPublicKey> key = secrets.publicKey();
+        SessionCheck check = key.isEmpty() ? null : session(req, key.get());
+        if (!(check instanceof SessionCheck.Valid valid)) {
+            res.setHeader("WWW-Authenticate", "Bearer realm=\"qaldy\"");
+            Pages.send(req, res, key.isEmpty() ? Page.unavailable() : Page.unauthorized());
+            return;
+        }
+        AccessDecision decision = access.check(app, valid.session());
+        res.setHeader(AccessDecision.HEADER, decision.header());
+        if (decision.allowed()) {
+            control.data(app, valid.session(), req, res);
+            return;
+        }
+        Pages.send(req, res, refusal(decision, app, valid.session()));
     }
 
     /** Steps 3–5 for an app's own traffic. */
@@ -196,7 +240,9 @@ public class GateFilter extends HttpFilter {
         AccessDecision decision = access.check(app, session);
         res.setHeader(AccessDecision.HEADER, decision.header());
         if (decision.allowed()) {
-            proxy.toRuntime(app, session, req, res);
+            if (cap.admit(app, decision.accountId(), req, res)) { // step 4: over the cap the app is asleep
+                proxy.toRuntime(app, session, req, res);
+            }
             return;
         }
         Pages.send(req, res, refusal(decision, app, session));

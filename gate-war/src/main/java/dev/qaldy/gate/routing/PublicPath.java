@@ -22,7 +22,9 @@ public enum PublicPath {
     API,
     /** {@code /api/v1/internal} and below, in any letter case: never proxied from outside (404). */
     INTERNAL,
-    /** Anything else, webhooks included until they are built: 404. */
+    /** {@code /hooks} and below: webhook deliveries, forwarded to the control plane ({@code /hooks/<app>/<hook>}). */
+    HOOKS,
+    /** Anything else: 404. */
     NO_ROUTE,
     /** Dot segments, empty segments, encoded slashes, dots or backslashes, path parameters: 400. */
     BAD_PATH;
@@ -65,6 +67,9 @@ public enum PublicPath {
         }
         if (under(path, "/api")) {
             return API;
+        }
+        if (under(path, "/hooks")) {
+            return HOOKS;
         }
         return NO_ROUTE;
     }

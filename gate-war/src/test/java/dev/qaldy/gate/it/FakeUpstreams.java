@@ -8,6 +8,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.interfaces.ECPrivateKey;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,6 +20,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import dev.qaldy.contract.cap.CapState;
+import dev.qaldy.contract.cap.CapStates;
+import dev.qaldy.contract.cap.Prices;
 
 /**
  * A fake control plane and a fake runtime host on loopback ephemeral ports, speaking the
@@ -35,6 +42,8 @@ final class FakeUpstreams {
     }
 
     static final long ANN = 7;
+    /** The account every app belongs to unless {@link #account} says otherwise. */
+    static final long OWNER = 100;
     static final String GOOD_TICKET = "good-ticket-0123456789";
 
     /** How the access endpoint behaves. */
@@ -53,15 +62,46 @@ final class FakeUpstreams {
     private final Map<String, Long> versions = new ConcurrentHashMap<>();
 
     final Queue<Seen> atControl = new ConcurrentLinkedQueue<>();
+    /** Cap state fetches and usage reports, kept apart from {@link #atControl}: the gate makes them in the background. */
+    final Queue<Seen> capCalls = new ConcurrentLinkedQueue<>();
+    /** Usage report bodies received. */
+    final Queue<String> usageReports = new ConcurrentLinkedQueue<>();
+    private final Map<String, Long> accounts = new ConcurrentHashMap<>();
+    private final Map<Long, CapState> capStates = new ConcurrentHashMap<>();
+    private final ECPrivateKey cellKey;
     final Queue<Seen> atRuntime = new ConcurrentLinkedQueue<>();
     private final String serviceToken;
     private final String annToken;
     private HttpServer control;
     private HttpServer runtime;
 
-    FakeUpstreams(String serviceToken, String annToken) {
+    FakeUpstreams(String serviceToken, String annToken, ECPrivateKey cellKey) {
         this.serviceToken = serviceToken;
         this.annToken = annToken;
+        this.cellKey = cellKey;
+    }
+
+    /** Access answers for {@code app} name {@code accountId} as its owner's account. */
+    void account(String app, long accountId) {
+        accounts.put(app, accountId);
+    }
+
+    /**
+     * The cap state the fake publishes for its account (fetched by sequence, or on demand); an
+     * account without one gets a roomy default (cap 500 cents, nothing spent, sequence 1).
+     */
+    void capState(CapState state) {
+        capStates.put(state.accountId(), state);
+    }
+
+    /** A cap state of this month signed with the cell's key. */
+    String signed(CapState state) {
+        return CapStates.sign(state, cellKey);
+    }
+
+    static CapState state(long account, long capCents, long spentMillicents, Prices prices, long sequence) {
+        long now = Instant.now().toEpochMilli();
+        return new CapState(account, CapState.periodOf(Instant.now()), capCents, spentMillicents, now, prices, now, sequence);
     }
 
     void start() throws IOException {
@@ -120,8 +160,12 @@ final class FakeUpstreams {
     }
 
     private void control(HttpExchange ex) throws IOException {
-        Seen seen = record(ex, atControl);
         String path = ex.getRequestURI().getPath();
+        if (path.equals("/api/v1/internal/cap-states") || path.equals("/api/v1/internal/usage")) {
+            cap(ex, path);
+            return;
+        }
+        Seen seen = record(ex, atControl);
         if (path.startsWith("/api/v1/internal/") && !serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
             json(ex, 401, "{\"status\":401}");
         } else if (path.equals("/api/v1/internal/access")) {
@@ -140,7 +184,7 @@ final class FakeUpstreams {
             Map<Long, Boolean> shared = shares.get(app);
             switch (app) {
                 case "guestbook" -> json(ex, 200, "{\"app\":\"guestbook\",\"personId\":" + person + ",\"decision\":\""
-                        + (person == ANN ? "allow" : "deny") + "\",\"sharingVersion\":3}");
+                        + (person == ANN ? "allow" : "deny") + "\",\"sharingVersion\":3,\"accountId\":" + OWNER + "}");
                 case "broken" -> json(ex, 500, "{\"status\":500}");
                 case "locked" -> json(ex, 403, "{\"status\":403}");
                 default -> {
@@ -149,7 +193,7 @@ final class FakeUpstreams {
                     } else {
                         json(ex, 200, "{\"app\":\"" + app + "\",\"personId\":" + person + ",\"decision\":\""
                                 + (shared.getOrDefault(person, false) ? "allow" : "deny") + "\",\"sharingVersion\":"
-                                + versions.getOrDefault(app, 1L) + "}");
+                                + versions.getOrDefault(app, 1L) + ",\"accountId\":" + accounts.getOrDefault(app, OWNER) + "}");
                     }
                 }
             }
@@ -164,6 +208,39 @@ final class FakeUpstreams {
             ex.getResponseHeaders().add("Location", "http://127.0.0.1:" + controlPort() + "/api/v1/apps/new");
             json(ex, 200, "{\"received\":" + seen.bodyBytes() + "}");
         }
+    }
+
+    /** Cap states and usage: answered while the access endpoint answers, 503 while it fails or hangs. */
+    private void cap(HttpExchange ex, String path) throws IOException {
+        String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        capCalls.add(new Seen(ex.getRequestMethod(), ex.getRequestURI().toString(), Map.of(), body.length()));
+        if (!serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
+            json(ex, 401, "{\"status\":401}");
+            return;
+        }
+        if (accessMode != AccessMode.ANSWER) {
+            json(ex, 503, "{\"status\":503}");
+            return;
+        }
+        if (path.equals("/api/v1/internal/usage")) {
+            usageReports.add(body);
+            Matcher batch = Pattern.compile("\"batchId\"\\s*:\\s*\"([0-9a-f-]{36})\"").matcher(body);
+            // Billed to no account: the gate stops counting the batch once it is acknowledged.
+            json(ex, 200, "{\"batchId\":\"" + (batch.find() ? batch.group(1) : "") + "\",\"accounts\":[],\"unknownApps\":[]}");
+            return;
+        }
+        Map<String, String> query = query(ex.getRequestURI().getRawQuery());
+        StringBuilder states = new StringBuilder();
+        if (query.containsKey("account")) {
+            long account = Long.parseLong(query.get("account"));
+            states.append('"').append(signed(capStates.getOrDefault(account, state(account, 500, 0, new Prices(10, 1), 1)))).append('"');
+        } else {
+            long since = Long.parseLong(query.getOrDefault("since", "0"));
+            capStates.values().stream().filter(state -> state.sequence() > since)
+                    .sorted(java.util.Comparator.comparingLong(CapState::sequence))
+                    .forEach(state -> states.append(states.length() == 0 ? "" : ",").append('"').append(signed(state)).append('"'));
+        }
+        json(ex, 200, "{\"states\":[" + states + "],\"more\":false}");
     }
 
     private void runtime(HttpExchange ex) throws IOException {

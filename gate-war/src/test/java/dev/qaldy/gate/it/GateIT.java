@@ -2,6 +2,9 @@ package dev.qaldy.gate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.qaldy.contract.cap.CapState;
+import dev.qaldy.contract.cap.CapStates;
+import dev.qaldy.contract.cap.Prices;
 import dev.qaldy.contract.keys.CellKeys;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
@@ -79,13 +82,14 @@ class GateIT {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("cell.pub.pem"), CellKeys.toPem((ECPublicKey) CELL.getPublic()));
         Files.writeString(dir.resolve("service-token"), SERVICE_TOKEN + "\n");
-        fakes = new FakeUpstreams(SERVICE_TOKEN, ANN);
+        fakes = new FakeUpstreams(SERVICE_TOKEN, ANN, (ECPrivateKey) CELL.getPrivate());
         fakes.start();
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
         log = dir.resolve("micro.log");
         deleteTree(dir.resolve("micro")); // a reused root directory redeploys the last WAR while the listener is up
+        deleteTree(dir.resolve("cap")); // cap states and counts of an earlier run
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
@@ -98,6 +102,10 @@ class GateIT {
                 "-Dqaldy.gate.breaker-delay-ms=1500",
                 "-Dqaldy.gate.access-freshness=" + FRESH,
                 "-Dqaldy.gate.max-body-bytes=" + MAX_BODY,
+                // The spending cap: kept under target/; no usage reports during the run (the fake
+                // control plane bills nothing, so a report would make the gate forget its counts).
+                "-Dqaldy.gate.cap-dir=" + dir.resolve("cap"),
+                "-Dqaldy.cap.report-interval=PT1H",
                 "-Dqaldy.gate.shield.plan.tiny.per-client-per-minute=30",
                 "-Dqaldy.gate.shield.plan.tiny.burst=" + LIMITED_BURST,
                 "-Dqaldy.gate.shield.plan.capped.per-app-per-day=" + CAPPED_PER_DAY,
@@ -203,7 +211,8 @@ class GateIT {
         }
         assertThat(get(publicHost(), "/api/v1/../v1/internal/access").status()).isEqualTo(400);
         assertThat(get(publicHost(), "/api/v1//internal/access").status()).isEqualTo(400);
-        assertThat(get(publicHost(), "/hooks/guestbook/deploy").status()).isEqualTo(404);
+        assertThat(get(publicHost(), "/hooks/guestbook/deploy").status()).as("webhooks are POST only").isEqualTo(405);
+        assertThat(get(publicHost(), "/hooks/Guestbook/deploy").status()).isEqualTo(404);
         assertThat(fakes.atControl).isEmpty();
         assertThat(fakes.atRuntime).isEmpty();
     }
@@ -664,6 +673,75 @@ class GateIT {
             assertThat(metrics.text()).containsPattern("qaldy_gate_shield_blocked_total\\{[^}]*reason=\"" + reason + "\"[^}]*\\} [1-9]");
         }
         assertThat(metrics.text()).contains("qaldy_gate_shield_buckets").contains("qaldy_gate_shield_daily_counters");
+    }
+
+    // ---- the spending cap
+
+    @Test
+    @Order(12)
+    void anAppAtItsCapIsAsleepWithItsOwnPageAndOnlyAGoodNewerStateWakesIt() throws Exception {
+        fakes.accessMode(FakeUpstreams.AccessMode.ANSWER);
+        fakes.share("meter", 7, true);
+        fakes.account("meter", 200);
+        Prices fiftyPerRequest = new Prices(50, 0);
+        CapState oneCent = FakeUpstreams.state(200, 1, 0, fiftyPerRequest, 10);
+        fakes.capState(oneCent);
+        fakes.atRuntime.clear();
+
+        for (int i = 1; i <= 20; i++) {
+            Reply served = get(app("meter"), "/", "Authorization: Bearer " + ANN);
+            assertThat(served.status()).as("request %d of 20 fits in 1 cent at 50 millicents", i).isEqualTo(200);
+            assertThat(served.header("X-Qaldy-Cap")).isEqualTo("awake");
+        }
+        Reply asleep = get(app("meter"), "/", "Accept: text/html", "Authorization: Bearer " + ANN);
+        assertThat(asleep.status()).isEqualTo(503);
+        assertThat(asleep.header("X-Qaldy-Cap")).isEqualTo("asleep");
+        assertThat(asleep.text()).contains("This app is asleep: its spending cap was reached").doesNotContain("Temporarily unavailable");
+        long untilNextMonth = Duration.between(Instant.now(), CapState.periodEnd(oneCent.period())).toSeconds();
+        assertThat(Long.parseLong(asleep.header("Retry-After"))).isBetween(untilNextMonth - 60, untilNextMonth + 60);
+        Reply problem = get(app("meter"), "/api/list", "Accept: application/json", "Authorization: Bearer " + ANN);
+        assertThat(problem.status()).isEqualTo(503);
+        assertThat(problem.text()).contains("\"type\":\"urn:qaldy:problem:asleep\"");
+        assertThat(fakes.atRuntime).as("nothing past the cap reaches the app").hasSize(20);
+
+        assertThat(capView()).contains("\"accountId\":200,\"unbilledRequests\":20").contains("\"asleep\":true");
+
+        String good = fakes.signed(FakeUpstreams.state(200, 2, 0, fiftyPerRequest, 11));
+        String[] parts = good.split("\\.");
+        String forged = parts[0] + "." + parts[1].substring(0, parts[1].length() - 3) + "AAA." + parts[2];
+        String foreign = CapStates.sign(FakeUpstreams.state(200, 1000, 0, fiftyPerRequest, 12), (ECPrivateKey) OTHER.getPrivate());
+        String older = fakes.signed(FakeUpstreams.state(200, 1000, 0, fiftyPerRequest, 9));
+        String lastMonth = fakes.signed(new CapState(200, "2020-01", 1000, 0, 0, fiftyPerRequest, Instant.now().toEpochMilli(), 12));
+        assertThat(pushCap(good, "X-Qaldy-Service-Token: wrong").status()).isEqualTo(401);
+        for (String[] bad : new String[][] {{forged, "unverifiable"}, {foreign, "unverifiable"}, {older, "older-sequence"},
+            {lastMonth, "period-over"}}) {
+            Reply refused = pushCap(bad[0], "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+            assertThat(refused.status()).as(bad[1]).isEqualTo(409);
+            assertThat(refused.header("X-Qaldy-Cap-Refusal")).isEqualTo(bad[1]);
+            assertThat(get(app("meter"), "/", "Authorization: Bearer " + ANN).status()).as("the last good state holds").isEqualTo(503);
+        }
+        assertThat(capView()).contains("\"sequence\":10");
+
+        Reply accepted = pushCap(good, "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+        assertThat(accepted.status()).isEqualTo(200);
+        assertThat(accepted.text()).contains("\"result\":\"accepted\"");
+        Reply awake = get(app("meter"), "/", "Authorization: Bearer " + ANN);
+        assertThat(awake.status()).as("a raised cap wakes it").isEqualTo(200);
+        assertThat(awake.header("X-Qaldy-Cap")).isEqualTo("awake");
+        assertThat(pushCap(good, "X-Qaldy-Service-Token: " + SERVICE_TOKEN).text()).contains("already-held");
+    }
+
+    private static String capView() throws IOException {
+        Reply view = get("127.0.0.1:" + port, "/.qaldy/internal/cap-states", "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+        assertThat(view.status()).isEqualTo(200);
+        return view.text();
+    }
+
+    private static Reply pushCap(String jws, String... headers) throws IOException {
+        List<String> all = new ArrayList<>(List.of(headers));
+        all.add("Content-Type: application/jose");
+        return send("POST", "127.0.0.1:" + port, "/.qaldy/internal/cap-states",
+                jws.getBytes(java.nio.charset.StandardCharsets.US_ASCII), false, all.toArray(String[]::new));
     }
 
     /** Waits until the control plane answers through the gate again (the breaker may still be open). */

@@ -55,8 +55,9 @@ class PublicPathTest {
         "/api/.., BAD_PATH",
         "'/api/v1 x', BAD_PATH",
         "relative, BAD_PATH",
-        // webhooks are a later issue: no route yet
-        "/hooks/guestbook/deploy, NO_ROUTE",
+        "/hooks/guestbook/deploy, HOOKS",
+        "/hooks, HOOKS",
+        "/hooksx, NO_ROUTE",
         "/.qaldy-gate/error, NO_ROUTE",
         "/favicon.ico, NO_ROUTE",
         "/WEB-INF/web.xml, NO_ROUTE",

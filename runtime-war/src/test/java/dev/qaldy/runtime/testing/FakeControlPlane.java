@@ -1,7 +1,12 @@
 package dev.qaldy.runtime.testing;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.qaldy.contract.cap.CapState;
+import dev.qaldy.contract.cap.CapStates;
+import dev.qaldy.contract.cap.Prices;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
+import java.security.KeyPair;
+import java.security.interfaces.ECPrivateKey;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -91,12 +96,34 @@ public final class FakeControlPlane implements AutoCloseable {
         return this;
     }
 
-    /** Publishes {@code live} as the app's live version, with its bundle. */
+    /** The account that apps published after {@link #roomyCap} or {@link #capState} belong to. */
+    public static final long ACCOUNT = 1;
+    /** Whether live answers name {@link #ACCOUNT}. */
+    private volatile boolean owned;
+
+    /** Publishes {@code live} as the app's live version, with its bundle (owned by {@link #ACCOUNT} once a cap is set). */
     public FakeControlPlane publish(LiveVersion live, byte[] bundle) {
         reply("/api/v1/internal/apps/" + live.app() + "/live", Reply.json(200, "{\"app\":\"" + live.app()
                 + "\",\"version\":" + live.version() + ",\"sha256\":\"" + live.sha256() + "\",\"seal\":\""
-                + live.seal() + "\"}"));
+                + live.seal() + "\"" + (owned ? ",\"accountId\":" + ACCOUNT : "") + "}"));
         return reply("/api/v1/internal/apps/" + live.app() + "/versions/" + live.version() + "/bundle", Reply.zip(bundle));
+    }
+
+    /**
+     * Answers every cap-state question (by sequence or by account) with {@code state}, signed with
+     * {@code keys}: the spending cap the host sees for {@link #ACCOUNT}; apps published from now on
+     * name that account in their live answers.
+     */
+    public FakeControlPlane capState(CapState state, KeyPair keys) {
+        owned = true;
+        return reply("/api/v1/internal/cap-states", Reply.json(200, "{\"states\":[\""
+                + CapStates.sign(state, (ECPrivateKey) keys.getPrivate()) + "\"],\"more\":false}"));
+    }
+
+    /** A roomy cap (500 cents, nothing spent) for {@link #ACCOUNT} in {@code at}'s month, at {@code sequence}. */
+    public FakeControlPlane roomyCap(KeyPair keys, java.time.Instant at, long sequence) {
+        return capState(new CapState(ACCOUNT, CapState.periodOf(at), 500, 0, at.toEpochMilli(), new Prices(10, 1),
+                at.toEpochMilli(), sequence), keys);
     }
 
     /** Every call answers HTTP {@code status} (e.g. 503) until {@link #up()}. */

@@ -5,6 +5,7 @@ import dev.qaldy.runtime.bundles.control.BundleStore;
 import dev.qaldy.runtime.bundles.control.ControlPlaneClient;
 import dev.qaldy.runtime.bundles.control.DataCentreCache;
 import dev.qaldy.runtime.bundles.control.LiveVersions;
+import dev.qaldy.runtime.cap.RunCap;
 import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.sandbox.control.AppStore;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -36,6 +38,7 @@ public final class TestHost {
     public final LiveVersions liveVersions;
     public final BundleStore bundles;
     public final AppCode code;
+    public final RunCap cap;
     public final SiteServlet servlet;
     public final List<LogRecord> logged = new CopyOnWriteArrayList<>();
 
@@ -61,8 +64,12 @@ public final class TestHost {
         liveVersions = new LiveVersions(client, copies, FRESHNESS, LIVE_MEMORY, clock, log);
         bundles = new BundleStore(1 << 24, client, copies, credentials, clock, log);
         code = new AppCode(liveVersions, bundles, copies, log);
+        // The host's own cap directory beside the data-centre cache: a new instance over it is a restart.
+        cap = new RunCap(credentials, liveVersions, apiUrl, Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1),
+                Duration.ofMinutes(2), Duration.ofMillis(500), Duration.ofSeconds(2), null,
+                Optional.of(dcCache.resolveSibling("runtime-cap").toString()), clock, log);
         servlet = new SiteServlet(credentials, code, new ServedFiles(copies),
-                new Sandbox(200, 64L * 1024 * 1024, new AppStore(1 << 20), log), log, Duration.ofSeconds(30));
+                new Sandbox(200, 64L * 1024 * 1024, new AppStore(1 << 20), log), cap, log, Duration.ofSeconds(30));
     }
 
     /** The headers the gate sends for {@code app}, plus name/value pairs. */

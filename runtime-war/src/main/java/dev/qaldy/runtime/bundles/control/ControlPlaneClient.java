@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.io.ByteArrayInputStream;
@@ -73,7 +74,8 @@ public class ControlPlaneClient {
     }
 
     /**
-     * Which version of {@code app} is live ({@code GET /api/v1/internal/apps/A/live}).
+     * Which version of {@code app} is live ({@code GET /api/v1/internal/apps/A/live}), and the account
+     * its usage counts against ({@code accountId}, when the answer names one).
      *
      * @throws NotPublishedException            no such app or no live version
      * @throws ControlPlaneUnavailableException the control plane could not be asked
@@ -87,8 +89,10 @@ public class ControlPlaneClient {
         requireOk(answer, "live version of " + app);
         try (JsonReader reader = Json.createReader(new ByteArrayInputStream(answer.body()))) {
             JsonObject json = reader.readObject();
+            long account = json.get("accountId") instanceof JsonNumber a && a.isIntegral() && a.longValue() > 0
+                    ? a.longValue() : LiveVersion.NO_ACCOUNT;
             LiveVersion live = new LiveVersion(json.getString("app"), json.getJsonNumber("version").longValueExact(),
-                    json.getString("sha256"), json.getString("seal"));
+                    json.getString("sha256"), json.getString("seal"), account);
             if (!live.app().equals(app) || live.version() < 1 || !live.sha256().matches("[0-9a-f]{64}")) {
                 throw new UnexpectedAnswerException("control plane: a live answer for " + app + " that does not fit: "
                         + live.app() + " v" + live.version());

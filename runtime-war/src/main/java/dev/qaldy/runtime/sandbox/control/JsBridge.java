@@ -5,6 +5,7 @@ import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.Answered;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.Failed;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.Header;
 import dev.qaldy.runtime.sandbox.entity.HandlerRequest;
+import dev.qaldy.runtime.sandbox.entity.JobRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +65,27 @@ final class JsBridge {
         ScriptableObject.putProperty(req, "json", json);
         ScriptableObject.putProperty(req, "person", request.person());
         return req;
+    }
+
+    /** The {@code ctx} object of a job handler: {@code {runId, tick, actor, job, app, payload, json}}. */
+    static Scriptable jobContext(Context cx, Scriptable scope, JobRequest job, String app) {
+        Scriptable ctx = cx.newObject(scope);
+        ScriptableObject.putProperty(ctx, "runId", (double) job.runId());
+        ScriptableObject.putProperty(ctx, "tick", job.tick());
+        ScriptableObject.putProperty(ctx, "actor", job.actor());
+        ScriptableObject.putProperty(ctx, "job", job.job());
+        ScriptableObject.putProperty(ctx, "app", app);
+        ScriptableObject.putProperty(ctx, "payload", job.payload());
+        Object json = null;
+        if (job.payload() != null && !job.payload().isBlank()) {
+            try {
+                json = new JsonParser(cx, scope).parseValue(job.payload());
+            } catch (JsonParser.ParseException e) {
+                json = null;
+            }
+        }
+        ScriptableObject.putProperty(ctx, "json", json);
+        return ctx;
     }
 
     private static Scriptable object(Context cx, Scriptable scope, Map<String, String> values) {
@@ -233,12 +255,24 @@ final class JsBridge {
 
     /** Installs {@code console.log/info/warn/error}, written to the host's log, a few bounded lines per call. */
     static void installConsole(Context cx, ScriptableObject scope, Logger log, String label) {
+        installConsole(cx, scope, log, label, null, MAX_CONSOLE_LINES);
+    }
+
+    /**
+     * As {@link #installConsole(Context, ScriptableObject, Logger, String)}; with {@code capture}
+     * the lines (at most {@code maxLines}) are also kept for the caller, e.g. as a job run's log.
+     */
+    static void installConsole(Context cx, ScriptableObject scope, Logger log, String label, List<String> capture,
+            int maxLines) {
         Scriptable console = cx.newObject(scope);
         int[] lines = {0};
         for (String method : List.of("log", "info", "warn", "error")) {
             Level level = method.equals("warn") || method.equals("error") ? Level.WARNING : Level.INFO;
             ScriptableObject.putProperty(console, method, new JavaFunction(scope, method, 1, (c, s, args) -> {
-                if (++lines[0] > MAX_CONSOLE_LINES) {
+                if (++lines[0] > maxLines) {
+                    if (capture != null && lines[0] == maxLines + 1) {
+                        capture.add("(more console lines not kept)");
+                    }
                     return Undefined.instance;
                 }
                 StringBuilder line = new StringBuilder();
@@ -255,6 +289,9 @@ final class JsBridge {
                 String text = printable(line.length() > MAX_CONSOLE_CHARS
                         ? line.substring(0, MAX_CONSOLE_CHARS) + "…" : line.toString());
                 log.log(level, "[{0}] console.{1}: {2}", new Object[] {label, method, text});
+                if (capture != null) {
+                    capture.add(text);
+                }
                 return Undefined.instance;
             }));
         }

@@ -7,8 +7,12 @@ import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.Failed;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.NoHandler;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.TimedOut;
 import dev.qaldy.runtime.sandbox.entity.HandlerRequest;
+import dev.qaldy.runtime.sandbox.entity.JobOutcome;
+import dev.qaldy.runtime.sandbox.entity.JobRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -32,7 +36,7 @@ public class Sandbox {
     /** Largest answer body, in bytes. */
     public static final int MAX_OUTPUT_BYTES = 1024 * 1024;
 
-    /** Registers handlers by method and exact path; frozen, so a script cannot swap the lookup. */
+    /** Registers handlers by method and exact path, and job handlers by name; frozen, so a script cannot swap the lookup. */
     static final String PRELUDE = """
             (function () {
               var routes = {};
@@ -48,11 +52,24 @@ public class Sandbox {
                   routes[method + ' ' + path] = handler;
                 };
               }
+              var jobs = {};
               return Object.freeze({
                 get: on('GET'), post: on('POST'), put: on('PUT'), patch: on('PATCH'), 'delete': on('DELETE'),
+                job: function (name, handler) {
+                  if (typeof name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+                    throw new TypeError('app.job(name, handler): the name is 1 to 64 letters, digits, - or _');
+                  }
+                  if (typeof handler !== 'function') {
+                    throw new TypeError('app.job(name, handler): the handler must be a function');
+                  }
+                  jobs[name] = handler;
+                },
                 handler: function (method, path) {
                   var key = method + ' ' + path;
                   return Object.prototype.hasOwnProperty.call(routes, key) ? routes[key] : null;
+                },
+                jobHandler: function (name) {
+                  return Object.prototype.hasOwnProperty.call(jobs, name) ? jobs[name] : null;
                 }
               });
             })()
@@ -98,6 +115,68 @@ public class Sandbox {
                     new Object[] {call, Long.toString(timedOut.cpuMillis())});
         }
         return outcome;
+    }
+
+    /**
+     * Runs the job handler {@code app.job(name, fn)} of the bundle's {@code server.js} with
+     * {@code ctx = {runId, tick, actor, job, app, payload, json}} (payload: a webhook's body, else null).
+     * What it writes with {@code console.log} becomes the run's log (bounded); its return value is
+     * ignored. Same sandbox and budgets as a request handler.
+     */
+    public JobOutcome runJob(Bundle bundle, JobRequest job) {
+        List<String> lines = new ArrayList<>();
+        JobOutcome outcome;
+        try {
+            outcome = job(bundle, job, lines);
+        } catch (RuntimeException e) {
+            outcome = JobOutcome.failed(lines, "the sandbox failed: " + e);
+        }
+        if (!outcome.succeeded()) {
+            log.log(Level.INFO, "Job {0} {1} (run {2}) failed: {3}",
+                    new Object[] {bundle.key(), job.job(), Long.toString(job.runId()), JsBridge.printable(outcome.error())});
+        }
+        return outcome;
+    }
+
+    private JobOutcome job(Bundle bundle, JobRequest job, List<String> lines) {
+        if (bundle.handlerPath().isEmpty()) {
+            return JobOutcome.failed(lines, "the app has no server.js, so no job handler named " + job.job());
+        }
+        HandlerScripts.Compiled compiled = scripts.of(bundle);
+        if (compiled.error() != null) {
+            return JobOutcome.failed(lines, "the handler script does not compile: " + compiled.error());
+        }
+        Context cx = contexts.enterContext();
+        try {
+            SandboxContextFactory.startBudget(cx);
+            ScriptableObject scope = cx.initSafeStandardObjects();
+            Scriptable app = (Scriptable) prelude.exec(cx, scope);
+            scope.defineProperty("app", app, ScriptableObject.READONLY | ScriptableObject.PERMANENT);
+            JsBridge.installStore(cx, scope, store, bundle.key().app());
+            JsBridge.installConsole(cx, scope, log, bundle.key().toString(), lines, JobOutcome.MAX_LOG_LINES);
+            compiled.script().exec(cx, scope);
+            Object handler = ScriptableObject.callMethod(cx, app, "jobHandler", new Object[] {job.job()});
+            if (!(handler instanceof Function function)) {
+                return JobOutcome.failed(lines, "server.js registers no job handler named " + job.job()
+                        + " (app.job('" + job.job() + "', function (ctx) { … }))");
+            }
+            Object result = function.call(cx, scope, scope, new Object[] {JsBridge.jobContext(cx, scope, job, bundle.key().app())});
+            if (result instanceof org.mozilla.javascript.NativePromise) {
+                return JobOutcome.failed(lines, "the job handler returned a Promise; job handlers run synchronously");
+            }
+            return JobOutcome.succeeded(lines);
+        } catch (BudgetExceeded e) {
+            return JobOutcome.failed(lines, e.kind == BudgetExceeded.Kind.CPU
+                    ? "the job used up its CPU time (" + SandboxContextFactory.cpuMillisUsed(cx) + " ms)"
+                    : "the job allocated more memory than its budget");
+        } catch (RhinoException e) {
+            String where = e.sourceName() == null ? "" : " (" + e.sourceName() + ":" + e.lineNumber() + ")";
+            return JobOutcome.failed(lines, "uncaught " + e.details() + where);
+        } catch (StackOverflowError | OutOfMemoryError e) {
+            return JobOutcome.failed(lines, "the job ran out of " + (e instanceof StackOverflowError ? "stack" : "memory"));
+        } finally {
+            Context.exit();
+        }
     }
 
     private HandlerOutcome run(Bundle bundle, HandlerRequest request) {

@@ -4,6 +4,8 @@ import dev.qaldy.runtime.bundles.control.AppCode;
 import dev.qaldy.runtime.bundles.entity.Bundle;
 import dev.qaldy.runtime.bundles.entity.BundleFile;
 import dev.qaldy.runtime.bundles.entity.Sourced;
+import dev.qaldy.runtime.cap.AsleepException;
+import dev.qaldy.runtime.cap.RunCap;
 import dev.qaldy.runtime.platform.BadRequestException;
 import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.platform.ErrorPages;
@@ -41,7 +43,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The runtime host's front door: every request the gate forwards comes through here, in this
  * order: service token → app → path → live version and bundle ({@link AppCode}) → a handler
- * ({@code /api/…}) or a static file. Each step is a small method; each refusal is the host's own
+ * ({@code /api/…}, only while the app's account is under its spending cap: {@link RunCap}) or a
+ * static file. Each step is a small method; each refusal is the host's own
  * page or problem JSON. {@code X-Qaldy-Code} tells where the code came from ({@code api},
  * {@code memory}, {@code dc-copy}). While the control plane cannot be asked, handlers run from the
  * remembered bundle, but a static file is answered only if this data centre served it before.
@@ -71,6 +74,8 @@ public class SiteServlet extends HttpServlet {
     @Inject
     transient Sandbox sandbox;
     @Inject
+    transient RunCap cap;
+    @Inject
     transient Logger log;
     @Inject
     @ConfigProperty(name = "qaldy.runtime.retry-after", defaultValue = "PT30S")
@@ -80,11 +85,12 @@ public class SiteServlet extends HttpServlet {
     }
 
     public SiteServlet(CellCredentials credentials, AppCode appCode, ServedFiles servedFiles, Sandbox sandbox,
-            Logger log, Duration retryAfter) {
+            RunCap cap, Logger log, Duration retryAfter) {
         this.credentials = credentials;
         this.appCode = appCode;
         this.servedFiles = servedFiles;
         this.sandbox = sandbox;
+        this.cap = cap;
         this.log = log;
         this.retryAfter = retryAfter;
     }
@@ -113,13 +119,15 @@ public class SiteServlet extends HttpServlet {
             if (api) {
                 handle(request, response, code.value(), path);
             } else {
+                cap.prepare(app); // static files are the gate's to cap; this readies the cap for server code
                 serveFile(request, response, code, path);
             }
         } catch (ServingException e) {
             // 503s are expected while the control plane is down; LiveVersions logs that state change once.
             log.log(e.status() >= 500 && e.status() != 503 ? Level.WARNING : Level.FINE, "{0} {1}: {2} ({3})",
                     new Object[] {request.getMethod(), request.getRequestURI(), e.status(), e.getMessage()});
-            ErrorPages.write(response, e, accept, retryAfter.toSeconds());
+            ErrorPages.write(response, e, accept,
+                    e instanceof AsleepException asleep ? asleep.retryAfterSeconds() : retryAfter.toSeconds());
         } catch (RuntimeException e) {
             String id = UUID.randomUUID().toString();
             log.log(Level.SEVERE, "Unexpected failure " + id + " for " + request.getMethod() + " "
@@ -228,6 +236,8 @@ public class SiteServlet extends HttpServlet {
 
     private void handle(HttpServletRequest request, HttpServletResponse response, Bundle bundle, String path)
             throws IOException {
+        String app = bundle.key().app();
+        long account = cap.requireAwake(app); // over the cap, server code does not run: 503 asleep
         if (request.getContentLengthLong() > MAX_REQUEST_BYTES) {
             tooLarge(response);
             return;
@@ -239,7 +249,13 @@ public class SiteServlet extends HttpServlet {
         }
         HandlerRequest call = new HandlerRequest(request.getMethod(), path, query(request.getQueryString()),
                 headers(request), new String(body, StandardCharsets.UTF_8), person(request));
-        HandlerOutcome outcome = sandbox.handle(bundle, call);
+        long cpuStart = RunCap.cpuNow();
+        HandlerOutcome outcome;
+        try {
+            outcome = sandbox.handle(bundle, call);
+        } finally {
+            cap.ran(app, account, RunCap.cpuMillisSince(cpuStart));
+        }
         String accept = request.getHeader("Accept");
         if (outcome instanceof HandlerOutcome.Answered answered) {
             response.setStatus(answered.status());

@@ -56,6 +56,7 @@ class OutageTest {
         cache = dir.resolve("dc-cache");
         zip1 = site("v1");
         v1 = TestBundles.live(APP, 1, zip1, cell);
+        api.roomyCap(cell, TestBundles.NOW, 1);
         api.publish(v1, zip1);
     }
 

@@ -44,12 +44,13 @@ class SiteServletTest {
                 "server.js", "app.post('/api/sign', function (req) { return {json: {hi: req.json.name, who: req.person}}; });"
                         + "app.get('/api/loop', function () { for (;;) {} });"
                         + "app.get('/api/boom', function () { throw new Error('secret detail'); });"));
+        api.roomyCap(cell, java.time.Instant.now(), 1);
         publish(zip, TestBundles.live("guestbook", 1, zip, cell));
     }
 
     void publish(byte[] bundle, LiveVersion live) {
         api.reply(LIVE, Reply.json(200, "{\"app\":\"guestbook\",\"version\":" + live.version() + ",\"sha256\":\""
-                + live.sha256() + "\",\"seal\":\"" + live.seal() + "\"}"));
+                + live.sha256() + "\",\"seal\":\"" + live.seal() + "\",\"accountId\":" + FakeControlPlane.ACCOUNT + "}"));
         api.reply("/api/v1/internal/apps/guestbook/versions/" + live.version() + "/bundle", Reply.zip(bundle));
     }
 

@@ -21,7 +21,7 @@ public class AccessResource {
     @Inject
     Access access;
 
-    /** {@code ?app=A&person=P} → {@code {app, personId, decision, sharingVersion}}; unknown app → 404. */
+    /** {@code ?app=A&person=P} → {@code {app, personId, decision, sharingVersion, accountId}}; unknown app → 404. */
     @GET
     public AccessDecision decide(@QueryParam("app") String app, @QueryParam("person") String person) {
         if (app == null || app.isEmpty()) {

@@ -17,20 +17,20 @@ import jakarta.ws.rs.core.Response;
 @RequestScoped
 public class BundlesResource {
 
-    /** The live version of an app, with its sealed SHA-256. */
-    public record Live(String app, long version, String sha256, String seal) {
+    /** The live version of an app, with its sealed SHA-256 and the account (owner's person id) its usage is billed to. */
+    public record Live(String app, long version, String sha256, String seal, long accountId) {
     }
 
     @Inject
     Builds builds;
 
-    /** → {@code {app, version, sha256, seal}}; no such app or nothing live → 404. */
+    /** → {@code {app, version, sha256, seal, accountId}}; no such app or nothing live → 404. */
     @GET
     @Path("live")
     @Produces(MediaType.APPLICATION_JSON)
     public Live live(@PathParam("app") String app) {
         Build build = builds.live(app);
-        return new Live(build.app().name(), build.version(), build.sha256(), build.seal());
+        return new Live(build.app().name(), build.version(), build.sha256(), build.seal(), build.app().owner().id());
     }
 
     /** → the bundle zip, whose SHA-256 is the sealed one; gone → 404. */

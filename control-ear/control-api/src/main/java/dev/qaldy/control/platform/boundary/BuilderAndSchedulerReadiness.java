@@ -1,6 +1,7 @@
 package dev.qaldy.control.platform.boundary;
 
 import dev.qaldy.scheduler.housekeeping.Housekeeping;
+import dev.qaldy.scheduler.ticks.Ticker;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,8 +15,9 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Readiness of the builder (its managed executor runs a task within 1 s) and of the scheduler (its timer is
- * armed), named "builder" and "scheduler" so the status page can show them as components.
+ * Readiness of the builder (its managed executor runs a task within 1 s) and of the scheduler (its
+ * housekeeping and schedules timers are armed), named "builder" and "scheduler" so the status page
+ * can show them as components.
  */
 @ApplicationScoped
 public class BuilderAndSchedulerReadiness {
@@ -25,6 +27,9 @@ public class BuilderAndSchedulerReadiness {
 
     @Inject
     Housekeeping scheduler;
+
+    @Inject
+    Ticker schedules;
 
     @Produces
     @Readiness
@@ -47,7 +52,7 @@ public class BuilderAndSchedulerReadiness {
     HealthCheck scheduler() {
         return () -> {
             try {
-                return scheduler.ticking() ? HealthCheckResponse.up("scheduler") : HealthCheckResponse.down("scheduler");
+                return scheduler.ticking() && schedules.ticking() ? HealthCheckResponse.up("scheduler") : HealthCheckResponse.down("scheduler");
             } catch (RuntimeException e) {
                 return HealthCheckResponse.down("scheduler");
             }

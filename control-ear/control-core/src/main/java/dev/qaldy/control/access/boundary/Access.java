@@ -31,6 +31,6 @@ public class Access {
         Person person = em.find(Person.class, personId);
         boolean allowed = person != null && (app.isOwnedBy(personId) || guard.isSharedWith(app, person.email()));
         return new AccessDecision(app.name(), personId, allowed ? AccessDecision.ALLOW : AccessDecision.DENY,
-                app.sharingVersion());
+                app.sharingVersion(), app.owner().id());
     }
 }

@@ -8,11 +8,16 @@ import dev.qaldy.control.apps.entity.AppView;
 import dev.qaldy.control.audit.entity.Audited;
 import dev.qaldy.control.builds.entity.Build;
 import dev.qaldy.control.builds.entity.BundleBytes;
+import dev.qaldy.control.data.entity.DataRecord;
 import dev.qaldy.control.people.boundary.People;
 import dev.qaldy.control.platform.control.Conflict;
 import dev.qaldy.control.platform.control.PublicUrls;
+import dev.qaldy.control.schedules.entity.Run;
+import dev.qaldy.control.schedules.entity.Schedule;
 import dev.qaldy.control.sharing.entity.Share;
 import dev.qaldy.control.tickets.entity.Ticket;
+import dev.qaldy.control.webhooks.entity.Delivery;
+import dev.qaldy.control.webhooks.entity.Hook;
 import jakarta.enterprise.context.ApplicationScoped;
 import dev.qaldy.control.sharing.entity.SharingChanged;
 import jakarta.enterprise.event.Event;
@@ -92,13 +97,21 @@ public class Apps {
         return view(app, app.isOwnedBy(me.personId()) ? AppView.OWNER : AppView.VIEWER);
     }
 
-    /** Deletes the app with its builds, bundles, shares and tickets (owner only); the audit log keeps its lines. */
+    /**
+     * Deletes the app with its builds, bundles, shares, tickets, schedules, runs, hooks and data
+     * (owner only); the audit log keeps its lines.
+     */
     public void delete(Session me, String name) {
         App app = guard.ownedForUpdate(me, name);
         em.createNamedQuery(BundleBytes.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.createNamedQuery(Build.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.createNamedQuery(Share.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.createNamedQuery(Ticket.DELETE_OF_APP).setParameter("app", name).executeUpdate();
+        em.createNamedQuery(Schedule.DELETE_OF_APP).setParameter("app", app).executeUpdate();
+        em.createNamedQuery(Run.DELETE_OF_APP).setParameter("appId", app.id()).executeUpdate();
+        em.createNamedQuery(Delivery.DELETE_OF_APP).setParameter("app", app).executeUpdate();
+        em.createNamedQuery(Hook.DELETE_OF_APP).setParameter("app", app).executeUpdate();
+        em.createNamedQuery(DataRecord.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.remove(app);
         sharingChanged.fire(new SharingChanged(name, app.sharingChanged()));
         audit.fire(new Audited(me.email(), Audited.APP_DELETE, app.id(), name, name));

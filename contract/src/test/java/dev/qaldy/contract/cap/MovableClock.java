@@ -1,0 +1,40 @@
+package dev.qaldy.contract.cap;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock the test moves. */
+final class MovableClock extends Clock {
+
+    private volatile Instant now;
+
+    MovableClock(Instant start) {
+        this.now = start;
+    }
+
+    void move(Duration by) {
+        now = now.plus(by);
+    }
+
+    void set(Instant instant) {
+        now = instant;
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+
+    @Override
+    public Instant instant() {
+        return now;
+    }
+}

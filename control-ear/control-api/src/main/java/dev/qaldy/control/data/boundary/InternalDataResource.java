@@ -1,0 +1,87 @@
+package dev.qaldy.control.data.boundary;
+
+import dev.qaldy.control.data.entity.DataRecord;
+import dev.qaldy.control.data.entity.RecordBounds;
+import dev.qaldy.control.platform.boundary.ServiceCall;
+import dev.qaldy.control.platform.control.InvalidInput;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.io.InputStream;
+
+/**
+ * {@code /api/v1/internal/data/{app}/{collection}}: the data API as the gate forwards it from an
+ * app's origin ({@code /.qaldy/data/…}), with the service token and the person the gate verified
+ * in {@code X-Qaldy-Person-Id}. The person's access is checked here again, like the public API.
+ */
+@Path("internal/data/{app}/{collection}")
+@ServiceCall
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class InternalDataResource {
+
+    /** The header the gate names the signed-in person with. */
+    public static final String PERSON_HEADER = "X-Qaldy-Person-Id";
+
+    @Inject
+    Records records;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
+            @PathParam("collection") String collection, InputStream body, @Context UriInfo uri) {
+        DataRecord record = records.create(personId(person), app, collection, RecordJson.body(body));
+        return RecordJson.created(record, uri.getAbsolutePathBuilder().path(Long.toString(record.id())).build());
+    }
+
+    @GET
+    public Response list(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
+            @PathParam("collection") String collection, @QueryParam("limit") String limit, @QueryParam("after") String after) {
+        int size = RecordBounds.page(limit);
+        return RecordJson.page(records.list(personId(person), app, collection, size, RecordBounds.after(after)), size);
+    }
+
+    @GET
+    @Path("{id}")
+    public Response read(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
+            @PathParam("collection") String collection, @PathParam("id") String id) {
+        return RecordJson.ok(records.read(personId(person), app, collection, id));
+    }
+
+    @PUT
+    @Path("{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response replace(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
+            @PathParam("collection") String collection, @PathParam("id") String id, InputStream body) {
+        return RecordJson.ok(records.replace(personId(person), app, collection, id, RecordJson.body(body)));
+    }
+
+    @DELETE
+    @Path("{id}")
+    public Response delete(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
+            @PathParam("collection") String collection, @PathParam("id") String id) {
+        records.delete(personId(person), app, collection, id);
+        return Response.noContent().build();
+    }
+
+    private static long personId(String header) {
+        try {
+            return Long.parseLong(header == null ? "" : header.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidInput(PERSON_HEADER + " must name the signed-in person's id");
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.qaldy.control.webhooks.boundary;
+
+import dev.qaldy.control.platform.boundary.CurrentSession;
+import dev.qaldy.control.platform.boundary.JsonBody;
+import dev.qaldy.control.platform.boundary.SignedIn;
+import dev.qaldy.control.webhooks.entity.Hook;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.List;
+
+/** {@code /api/v1/apps/{app}/hooks}: create (the secret is shown once), list and delete an app's webhooks (owner only). */
+@Path("apps/{app}/hooks")
+@SignedIn
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class HooksResource {
+
+    /** A hook as listed: never its secret. */
+    public record HookView(String name, String job, String url, Instant createdAt) {
+    }
+
+    /** A hook just created, with its secret: the only time the API shows it. */
+    public record CreatedView(String name, String job, String url, String secret, Instant createdAt) {
+    }
+
+    @Inject
+    Hooks hooks;
+
+    @Inject
+    CurrentSession current;
+
+    @GET
+    public List<HookView> list(@PathParam("app") String app) {
+        return hooks.list(current.get(), app).stream()
+                .map(h -> new HookView(h.name(), h.job(), hooks.url(h.app().name(), h.name()), h.createdAt())).toList();
+    }
+
+    /** {@code {name, job}} → 201 {@code {name, job, url, secret, createdAt}}; a name taken → 409. */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(@PathParam("app") String app, InputStream body, @Context UriInfo uri) {
+        JsonBody json = JsonBody.read(body);
+        Hooks.Created created = hooks.create(current.get(), app, json.text("name"), json.text("job"));
+        Hook hook = created.hook();
+        return Response.created(uri.getAbsolutePathBuilder().path(hook.name()).build())
+                .header("Cache-Control", "no-store")
+                .entity(new CreatedView(hook.name(), hook.job(), created.url(), created.secret(), hook.createdAt())).build();
+    }
+
+    /** → 204; no such hook → 404. */
+    @DELETE
+    @Path("{hook}")
+    public Response delete(@PathParam("app") String app, @PathParam("hook") String hook) {
+        hooks.delete(current.get(), app, hook);
+        return Response.noContent().build();
+    }
+}

@@ -1,0 +1,454 @@
+package dev.qaldy.control.it;
+
+import static dev.qaldy.control.it.Api.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.qaldy.control.it.Api.Reply;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Schedules, webhooks and the data API of the control plane on a real Payara Micro. The runtime
+ * host is a tiny fake HTTP server started by this test ({@code qaldy.runtime.url} points at it),
+ * which records what the dispatcher sends and answers like the runtime's job endpoint. The
+ * scheduler ticks every second here; one schedule is added first and checked last, so its first
+ * minute tick passes while the other tests run.
+ */
+@ExtendWith(ArquillianExtension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SchedulesWebhooksDataIT {
+
+    static final String PASSWORD = "correct horse battery";
+    static final AtomicInteger COUNTER = new AtomicInteger();
+    static final String RUN = UUID.randomUUID().toString().substring(0, 6);
+    static final int MAX_RECORDS = 5;
+
+    /** One request the fake runtime host received. */
+    record Seen(String path, Map<String, String> headers, JsonObject body) {
+    }
+
+    static final List<Seen> AT_RUNTIME = new CopyOnWriteArrayList<>();
+    static HttpServer fakeRuntime;
+    static Person owner;
+    static String everyMinuteApp;
+    static Instant everyMinuteAddedAt;
+
+    @ArquillianResource
+    URL deployed;
+
+    Api api;
+
+    record Person(long id, String email, String token) {
+    }
+
+    @Deployment(testable = false)
+    static WebArchive deployment() throws IOException {
+        fakeRuntime = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 20);
+        fakeRuntime.createContext("/", SchedulesWebhooksDataIT::runtime);
+        fakeRuntime.setExecutor(Executors.newCachedThreadPool());
+        fakeRuntime.start();
+        String config = "config_ordinal=500\n"
+                + "qaldy.runtime.url=http://127.0.0.1:" + fakeRuntime.getAddress().getPort() + "\n"
+                + "qaldy.scheduler.tick-interval=PT1S\n"
+                + "qaldy.data.max-records-per-app=" + MAX_RECORDS + "\n"
+                + "qaldy.webhooks.max-body-bytes=262144\n";
+        return TestCell.prepareAndDeploy().addAsResource(new StringAsset(config), "META-INF/microprofile-config.properties");
+    }
+
+    @AfterAll
+    static void stopFake() {
+        if (fakeRuntime != null) {
+            fakeRuntime.stop(0);
+        }
+    }
+
+    /** The fake job endpoint: job "fails" fails, job "gone" answers 503, every other succeeds. */
+    static void runtime(HttpExchange exchange) throws IOException {
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        JsonObject json = body.length == 0 ? null : Json.createReader(new ByteArrayInputStream(body)).readObject();
+        Map<String, String> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        exchange.getRequestHeaders().forEach((k, v) -> headers.put(k, String.join(",", v)));
+        String path = exchange.getRequestURI().getPath();
+        AT_RUNTIME.add(new Seen(path, headers, json));
+        String job = path.substring(path.lastIndexOf('/') + 1);
+        int status = 200;
+        String answer;
+        if (job.equals("gone")) {
+            status = 503;
+            answer = "{\"type\":\"urn:qaldy:problem:x\",\"title\":\"Unavailable\",\"status\":503,\"detail\":\"no code for this app\"}";
+        } else if (job.equals("fails")) {
+            answer = "{\"outcome\":\"failed\",\"log\":[\"about to fail\"],\"error\":\"uncaught Error: broken\"}";
+        } else {
+            answer = Json.createObjectBuilder().add("outcome", "succeeded")
+                    .add("log", Json.createArrayBuilder().add("fake ran " + job + " for " + (json == null ? "?" : json.getString("actor", "?"))))
+                    .build().toString();
+        }
+        byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @BeforeEach
+    void client() throws URISyntaxException {
+        api = new Api(deployed.toURI());
+        if (owner == null) {
+            owner = signUpAndIn("owner");
+        }
+    }
+
+    static String unique(String prefix) {
+        return prefix + "-" + RUN + "-" + COUNTER.incrementAndGet();
+    }
+
+    Person signUpAndIn(String name) {
+        String email = unique(name) + "@example.com";
+        Reply created = api.post("api/v1/people", json("email", email, "password", PASSWORD), null);
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        Reply session = api.post("api/v1/sessions", json("email", email, "password", PASSWORD), null);
+        assertThat(session.status()).as(session.toString()).isEqualTo(201);
+        return new Person(created.json().getJsonNumber("id").longValue(), email, session.json().getString("token"));
+    }
+
+    String createApp(Person person) {
+        String name = unique("app");
+        Reply created = api.post("api/v1/apps", json("name", name), person.token());
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        return name;
+    }
+
+    static void assertProblem(Reply reply, int status, String detailPart) {
+        ControlPlaneIT.assertProblem(reply, status, detailPart);
+    }
+
+    List<JsonObject> runs(String app) {
+        Reply reply = api.get("api/v1/apps/" + app + "/runs?limit=200", owner.token());
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        return reply.json().getJsonArray("runs").getValuesAs(JsonObject.class);
+    }
+
+    List<JsonObject> audit(Person person) {
+        return api.get("api/v1/audit?limit=200", person.token()).json().getJsonArray("entries").getValuesAs(JsonObject.class);
+    }
+
+    static String sign(String secret, byte[] body) throws Exception {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+    }
+
+    Reply deliver(String app, String hook, byte[] body, String signature, String key) {
+        Map<String, String> headers = new java.util.LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
+        if (signature != null) {
+            headers.put("X-Qaldy-Signature", signature);
+        }
+        if (key != null) {
+            headers.put("Idempotency-Key", key);
+        }
+        return api.send("api/v1/hooks/" + app + "/" + hook, headers, "POST", BodyPublishers.ofByteArray(body));
+    }
+
+    // ---- schedules
+
+    @Test
+    @Order(1)
+    void an_every_minute_schedule_is_added_first_and_checked_last() {
+        everyMinuteApp = createApp(owner);
+        everyMinuteAddedAt = Instant.now();
+        Reply added = api.post("api/v1/apps/" + everyMinuteApp + "/schedules",
+                json("cron", "* * * * *", "job", "digest"), owner.token());
+        assertThat(added.status()).as(added.toString()).isEqualTo(201);
+        assertThat(added.json().getString("zone")).isEqualTo("UTC");
+        assertThat(added.json().get("lastFiredTick")).isEqualTo(JsonValue.NULL);
+        assertThat(Instant.parse(added.json().getString("nextTick"))).isAfter(everyMinuteAddedAt.minusSeconds(1));
+    }
+
+    @Test
+    @Order(2)
+    void schedules_are_the_owners_with_clear_400s_for_bad_cron_zone_and_job() {
+        String app = createApp(owner);
+        String path = "api/v1/apps/" + app + "/schedules";
+        assertProblem(api.post(path, json("cron", "61 * * * *", "job", "digest"), owner.token()), 400, "not a standard 5-field cron");
+        assertProblem(api.post(path, json("cron", "* * * *", "job", "digest"), owner.token()), 400, "not a standard 5-field cron");
+        assertProblem(api.post(path, json("cron", "0 * * * *", "zone", "Mars/Olympus", "job", "digest"), owner.token()), 400,
+                "is not a time zone");
+        assertProblem(api.post(path, json("cron", "0 * * * *", "job", "no spaces"), owner.token()), 400, "job handler");
+        assertProblem(api.post(path, json("job", "digest"), owner.token()), 400, "\"cron\" is required");
+
+        Reply added = api.post(path, json("cron", "30 2 * * *", "zone", "Europe/Berlin", "job", "digest"), owner.token());
+        assertThat(added.status()).as(added.toString()).isEqualTo(201);
+        JsonObject schedule = added.json();
+        assertThat(schedule.getString("cron")).isEqualTo("30 2 * * *");
+        assertThat(schedule.getString("zone")).isEqualTo("Europe/Berlin");
+        assertThat(schedule.getString("job")).isEqualTo("digest");
+        long id = schedule.getJsonNumber("id").longValue();
+        assertThat(added.header("Location")).endsWith("/schedules/" + id);
+        assertThat(api.get(path, owner.token()).array()).hasSize(1);
+
+        Person viewer = signUpAndIn("viewer");
+        assertThat(api.post("api/v1/apps/" + app + "/shares", json("email", viewer.email()), owner.token()).status()).isEqualTo(201);
+        assertProblem(api.get(path, viewer.token()), 403, "only the owner");
+        assertProblem(api.delete(path + "/" + id, viewer.token()), 403, "only the owner");
+        assertProblem(api.get(path, signUpAndIn("stranger").token()), 404, "no app named");
+
+        assertThat(api.delete(path + "/" + id, owner.token()).status()).isEqualTo(204);
+        assertProblem(api.delete(path + "/" + id, owner.token()), 404, "no schedule");
+        assertThat(api.get(path, owner.token()).array()).isEmpty();
+        assertThat(audit(owner)).filteredOn(e -> app.equals(e.getString("app", null)))
+                .extracting(e -> e.getString("action")).contains("schedule.create", "schedule.delete");
+    }
+
+    // ---- webhooks
+
+    @Test
+    @Order(3)
+    void a_signed_delivery_is_recorded_queues_a_run_and_the_dispatcher_sends_it_to_the_runtime_host() throws Exception {
+        String app = createApp(owner);
+        Reply created = api.post("api/v1/apps/" + app + "/hooks", json("name", "deploy", "job", "digest"), owner.token());
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String secret = created.json().getString("secret");
+        assertThat(secret).hasSizeGreaterThanOrEqualTo(40);
+        assertThat(created.json().getString("url")).isEqualTo("http://localhost:8080/hooks/" + app + "/deploy");
+        Reply listed = api.get("api/v1/apps/" + app + "/hooks", owner.token());
+        assertThat(listed.array()).hasSize(1);
+        assertThat(listed.text()).doesNotContain(secret);
+        assertProblem(api.post("api/v1/apps/" + app + "/hooks", json("name", "deploy", "job", "digest"), owner.token()), 409, "already has");
+        assertProblem(api.post("api/v1/apps/" + app + "/hooks", json("name", "Deploy", "job", "digest"), owner.token()), 400, "hook name");
+
+        byte[] body = "{\"note\":\"hello\"}".getBytes(StandardCharsets.UTF_8);
+        Reply delivered = deliver(app, "deploy", body, sign(secret, body), null);
+        assertThat(delivered.status()).as(delivered.toString()).isEqualTo(202);
+        String deliveryId = delivered.json().getString("deliveryId");
+        assertThat(deliveryId).isNotBlank();
+
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> runs(app).stream().anyMatch(r -> r.getString("state").equals("succeeded")));
+        JsonObject run = runs(app).get(0);
+        assertThat(run.getString("actor")).isEqualTo("webhook");
+        assertThat(run.getString("hook")).isEqualTo("deploy");
+        assertThat(run.get("schedule")).isEqualTo(JsonValue.NULL);
+        assertThat(run.getJsonArray("log").getValuesAs(JsonString::getString)).containsExactly("fake ran digest for webhook");
+        assertThat(run.getString("startedAt")).isNotBlank();
+        assertThat(run.getString("finishedAt")).isNotBlank();
+
+        Seen seen = AT_RUNTIME.stream().filter(s -> s.body() != null && s.body().getJsonNumber("runId").longValue()
+                == run.getJsonNumber("id").longValue()).findFirst().orElseThrow();
+        assertThat(seen.path()).isEqualTo("/.qaldy/jobs/digest");
+        assertThat(seen.headers()).containsEntry("X-Qaldy-Service-Token", TestCell.serviceToken()).containsEntry("X-Qaldy-App", app)
+                .containsEntry("X-Qaldy-Run", Long.toString(run.getJsonNumber("id").longValue()));
+        assertThat(seen.body().getString("actor")).isEqualTo("webhook");
+        assertThat(seen.body().getString("payload")).isEqualTo("{\"note\":\"hello\"}");
+        assertThat(Instant.parse(seen.body().getString("tick"))).isBefore(Instant.now());
+        assertThat(audit(owner)).filteredOn(e -> app.equals(e.getString("app", null)))
+                .anyMatch(e -> e.getString("actor").equals("webhook") && e.getString("action").equals("run"))
+                .anyMatch(e -> e.getString("action").equals("hook.create"));
+    }
+
+    @Test
+    @Order(4)
+    void bad_signature_unknown_hook_oversize_and_idempotent_replays() throws Exception {
+        String app = createApp(owner);
+        String secret = api.post("api/v1/apps/" + app + "/hooks", json("name", "ci", "job", "digest"), owner.token())
+                .json().getString("secret");
+        byte[] body = "{\"build\":1}".getBytes(StandardCharsets.UTF_8);
+
+        assertProblem(deliver(app, "ci", body, null, null), 401, "missing");
+        assertProblem(deliver(app, "ci", body, sign("not the secret", body), null), 401, "wrong");
+        assertProblem(deliver(app, "ci", body, "sha256=" + "0".repeat(64), null), 401, "wrong");
+        assertProblem(deliver(app, "nope", body, sign(secret, body), null), 404, "no such webhook");
+        assertProblem(deliver("no-such-app-" + RUN, "ci", body, sign(secret, body), null), 404, "no such webhook");
+        byte[] big = new byte[256 * 1024 + 1];
+        assertProblem(deliver(app, "ci", big, sign(secret, big), null), 413, "262144 bytes");
+        assertThat(runs(app)).isEmpty();
+
+        String key = "delivery-" + UUID.randomUUID();
+        Reply first = deliver(app, "ci", body, sign(secret, body), key);
+        assertThat(first.status()).as(first.toString()).isEqualTo(202);
+        Reply replay = deliver(app, "ci", body, sign(secret, body), key);
+        assertThat(replay.status()).as(replay.toString()).isEqualTo(202);
+        assertThat(replay.json().getString("deliveryId")).isEqualTo(first.json().getString("deliveryId"));
+        assertThat(replay.header("X-Qaldy-Replayed")).isEqualTo("true");
+        byte[] other = "{\"build\":2}".getBytes(StandardCharsets.UTF_8);
+        assertProblem(deliver(app, "ci", other, sign(secret, other), key), 409, "different body");
+        Map<String, String> viaDeliveryHeader = Map.of("Content-Type", "application/json", "X-Qaldy-Signature", sign(secret, body),
+                "X-Qaldy-Delivery", key);
+        Reply sameKeyOtherHeader = api.send("api/v1/hooks/" + app + "/ci", viaDeliveryHeader, "POST", BodyPublishers.ofByteArray(body));
+        assertThat(sameKeyOtherHeader.json().getString("deliveryId")).isEqualTo(first.json().getString("deliveryId"));
+
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> runs(app).stream().allMatch(r -> r.getString("state").equals("succeeded")) && !runs(app).isEmpty());
+        Thread.sleep(1500); // a tick or two of the dispatcher: still one run
+        assertThat(runs(app)).as("a replayed delivery is not run twice").hasSize(1);
+
+        assertThat(api.delete("api/v1/apps/" + app + "/hooks/ci", owner.token()).status()).isEqualTo(204);
+        assertProblem(deliver(app, "ci", body, sign(secret, body), null), 404, "no such webhook");
+    }
+
+    @Test
+    @Order(5)
+    void a_failing_job_and_an_unavailable_runtime_fail_the_run_with_the_reason() throws Exception {
+        String app = createApp(owner);
+        String fails = api.post("api/v1/apps/" + app + "/hooks", json("name", "fails", "job", "fails"), owner.token()).json().getString("secret");
+        String gone = api.post("api/v1/apps/" + app + "/hooks", json("name", "gone", "job", "gone"), owner.token()).json().getString("secret");
+        byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+        assertThat(deliver(app, "fails", body, sign(fails, body), null).status()).isEqualTo(202);
+        assertThat(deliver(app, "gone", body, sign(gone, body), null).status()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> runs(app).size() == 2 && runs(app).stream().allMatch(r -> r.getString("state").equals("failed")));
+        assertThat(runs(app)).anySatisfy(r -> assertThat(r.getJsonArray("log").getValuesAs(JsonString::getString))
+                .containsExactly("about to fail", "failed: uncaught Error: broken"));
+        assertThat(runs(app)).anySatisfy(r -> assertThat(r.getJsonArray("log").getValuesAs(JsonString::getString))
+                .containsExactly("the runtime host answered HTTP 503: no code for this app"));
+    }
+
+    // ---- data
+
+    @Test
+    @Order(6)
+    void data_records_are_created_read_listed_in_pages_replaced_and_deleted_by_people_who_may_open_the_app() {
+        String app = createApp(owner);
+        String notes = "api/v1/apps/" + app + "/data/notes";
+        Reply created = api.post(notes, "{\"text\":\"first\",\"n\":1}", owner.token());
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        long id = created.json().getJsonNumber("id").longValue();
+        assertThat(created.json().getJsonObject("data")).isEqualTo(Json.createObjectBuilder().add("text", "first").add("n", 1).build());
+        assertThat(created.json().getString("collection")).isEqualTo("notes");
+        assertThat(created.header("Location")).endsWith("/data/notes/" + id);
+        assertThat(api.get(notes + "/" + id, owner.token()).json().getJsonObject("data").getString("text")).isEqualTo("first");
+
+        Person viewer = signUpAndIn("reader");
+        assertThat(api.post("api/v1/apps/" + app + "/shares", json("email", viewer.email()), owner.token()).status()).isEqualTo(201);
+        assertThat(api.post(notes, "{\"text\":\"second\"}", viewer.token()).status()).isEqualTo(201);
+        assertThat(api.post(notes, "{\"text\":\"third\"}", viewer.token()).status()).isEqualTo(201);
+        Reply page1 = api.get(notes + "?limit=2", viewer.token());
+        assertThat(page1.json().getJsonArray("records")).hasSize(2);
+        long after = page1.json().getJsonNumber("nextAfter").longValue();
+        Reply page2 = api.get(notes + "?limit=2&after=" + after, viewer.token());
+        assertThat(page2.json().getJsonArray("records")).hasSize(1);
+        assertThat(page2.json().get("nextAfter")).isEqualTo(JsonValue.NULL);
+        assertThat(page2.json().getJsonArray("records").getJsonObject(0).getJsonObject("data").getString("text")).isEqualTo("third");
+
+        Reply replaced = api.put(notes + "/" + id, "{\"text\":\"changed\"}", viewer.token());
+        assertThat(replaced.status()).as(replaced.toString()).isEqualTo(200);
+        assertThat(api.get(notes + "/" + id, owner.token()).json().getJsonObject("data").containsKey("n")).isFalse();
+        assertThat(api.delete(notes + "/" + id, owner.token()).status()).isEqualTo(204);
+        assertProblem(api.get(notes + "/" + id, owner.token()), 404, "no record");
+        assertProblem(api.get("api/v1/apps/" + app + "/data/other/" + id, owner.token()), 404, "no record");
+
+        Person stranger = signUpAndIn("stranger");
+        assertProblem(api.get(notes, stranger.token()), 404, "that you can open");
+        assertProblem(api.post(notes, "{\"x\":1}", stranger.token()), 404, "that you can open");
+        assertProblem(api.get(notes, null), 401, "Bearer");
+    }
+
+    @Test
+    @Order(7)
+    void data_bounds_names_size_shape_page_and_count_per_app() {
+        String app = createApp(owner);
+        String base = "api/v1/apps/" + app + "/data/";
+        assertProblem(api.post(base + "Notes", "{\"x\":1}", owner.token()), 400, "collection name");
+        assertProblem(api.post(base + "notes", "[1,2]", owner.token()), 400, "JSON object");
+        assertProblem(api.post(base + "notes", "{\"x\":", owner.token()), 400, "not valid JSON");
+        assertProblem(api.post(base + "notes", "{\"x\":\"" + "y".repeat(16 * 1024) + "\"}", owner.token()), 413, "16384 bytes");
+        assertProblem(api.get(base + "notes?limit=101", owner.token()), 400, "limit");
+        for (int i = 0; i < MAX_RECORDS; i++) {
+            assertThat(api.post(base + (i % 2 == 0 ? "a" : "b"), "{\"i\":" + i + "}", owner.token()).status()).isEqualTo(201);
+        }
+        assertProblem(api.post(base + "c", "{\"i\":99}", owner.token()), 409, "the most an app may keep");
+    }
+
+    @Test
+    @Order(8)
+    void the_internal_data_endpoint_is_for_the_gate_only_and_checks_the_person_again() {
+        String app = createApp(owner);
+        String path = "api/v1/internal/data/" + app + "/notes";
+        assertProblem(api.internal("GET", path, null, null), 401, "X-Qaldy-Service-Token");
+        Reply noPerson = api.internal("GET", path, null, TestCell.serviceToken());
+        assertProblem(noPerson, 400, "X-Qaldy-Person-Id");
+        Map<String, String> asOwner = Map.of("X-Qaldy-Service-Token", TestCell.serviceToken(), "X-Qaldy-Person-Id",
+                Long.toString(owner.id()), "Content-Type", "application/json");
+        Reply created = api.send(path, asOwner, "POST", BodyPublishers.ofString("{\"via\":\"gate\"}"));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(api.send(path, asOwner, "GET", BodyPublishers.noBody()).json().getJsonArray("records")).hasSize(1);
+        Person stranger = signUpAndIn("outsider");
+        Map<String, String> asStranger = Map.of("X-Qaldy-Service-Token", TestCell.serviceToken(), "X-Qaldy-Person-Id",
+                Long.toString(stranger.id()));
+        assertProblem(api.send(path, asStranger, "GET", BodyPublishers.noBody()), 404, "that you can open");
+    }
+
+    @Test
+    @Order(9)
+    void deleting_an_app_deletes_its_schedules_hooks_runs_and_data() {
+        String app = createApp(owner);
+        assertThat(api.post("api/v1/apps/" + app + "/schedules", json("cron", "0 * * * *", "job", "digest"), owner.token()).status()).isEqualTo(201);
+        assertThat(api.post("api/v1/apps/" + app + "/hooks", json("name", "h", "job", "digest"), owner.token()).status()).isEqualTo(201);
+        assertThat(api.post("api/v1/apps/" + app + "/data/notes", "{\"x\":1}", owner.token()).status()).isEqualTo(201);
+        assertThat(api.delete("api/v1/apps/" + app, owner.token()).status()).isEqualTo(204);
+        assertThat(api.post("api/v1/apps", json("name", app), owner.token()).status()).isEqualTo(201);
+        assertThat(api.get("api/v1/apps/" + app + "/schedules", owner.token()).array()).isEmpty();
+        assertThat(api.get("api/v1/apps/" + app + "/hooks", owner.token()).array()).isEmpty();
+        assertThat(api.get("api/v1/apps/" + app + "/data/notes", owner.token()).json().getJsonArray("records")).isEmpty();
+    }
+
+    @Test
+    @Order(99)
+    void the_every_minute_schedule_fired_its_tick_once_as_an_ordinary_run_and_it_was_dispatched() {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> runs(everyMinuteApp).stream().anyMatch(r -> r.getString("state").equals("succeeded")));
+        List<JsonObject> runs = runs(everyMinuteApp);
+        JsonObject first = runs.get(runs.size() - 1);
+        assertThat(first.getString("actor")).isEqualTo("scheduler");
+        assertThat(first.getJsonNumber("schedule")).isNotNull();
+        Instant tick = Instant.parse(first.getString("tick"));
+        assertThat(tick.getEpochSecond() % 60).as("a minute tick").isZero();
+        assertThat(tick).isAfter(everyMinuteAddedAt.minusSeconds(1));
+        assertThat(runs).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
+        assertThat(runs).noneMatch(r -> r.getString("actor").equals("scheduler.catchup"));
+        JsonObject schedule = api.get("api/v1/apps/" + everyMinuteApp + "/schedules", owner.token()).array().getJsonObject(0);
+        assertThat(Instant.parse(schedule.getString("lastFiredTick"))).isAfterOrEqualTo(tick);
+        assertThat(audit(owner)).filteredOn(e -> everyMinuteApp.equals(e.getString("app", null)))
+                .anyMatch(e -> e.getString("actor").equals("scheduler") && e.getString("action").equals("run")
+                        && e.getString("target").contains("digest"));
+        assertThat(AT_RUNTIME).anyMatch(s -> s.headers().get("X-Qaldy-App") != null
+                && s.headers().get("X-Qaldy-App").equals(everyMinuteApp) && s.body().getString("actor").equals("scheduler"));
+    }
+}

@@ -1,0 +1,40 @@
+package dev.qaldy.control.billing.entity;
+
+import jakarta.persistence.Cacheable;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/**
+ * The one row that hands out cap state sequences. A change locks it until its transaction ends,
+ * so sequences are committed in the order they are taken: an edge that read every state up to
+ * sequence S never misses one below S that commits later.
+ */
+@Entity
+@Cacheable(false) // read from the database every time: several control-plane processes may share it
+@Table(name = "BILLING_CLOCK")
+public class BillingClock {
+
+    /** The id of the one row. */
+    public static final long ID = 1;
+
+    @Id
+    @Column(name = "ID")
+    private long id = ID;
+
+    @Column(name = "LAST_SEQUENCE", nullable = false)
+    private long lastSequence;
+
+    public BillingClock() {
+    }
+
+    /** The next sequence. */
+    public long next() {
+        return ++lastSequence;
+    }
+
+    public long last() {
+        return lastSequence;
+    }
+}

@@ -1,0 +1,114 @@
+package dev.qaldy.control.data.boundary;
+
+import dev.qaldy.control.apps.control.AppGuard;
+import dev.qaldy.control.apps.entity.App;
+import dev.qaldy.control.data.entity.DataRecord;
+import dev.qaldy.control.data.entity.RecordBounds;
+import dev.qaldy.control.people.entity.Person;
+import dev.qaldy.control.platform.control.Conflict;
+import dev.qaldy.control.platform.control.NotFound;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Per-app JSON collections, for anyone who may open the app (the owner, and viewers it is shared
+ * with; the access rules of {@link AppGuard}). Every write is one transaction: a process killed in
+ * the middle of one leaves the record as it was before. An app holds at most
+ * {@code qaldy.data.max-records-per-app} records (10,000); creating one locks the app's row, so
+ * the bound holds under concurrent writes.
+ */
+@ApplicationScoped
+@Transactional
+public class Records {
+
+    @PersistenceContext(unitName = "qaldy")
+    EntityManager em;
+
+    @Inject
+    AppGuard guard;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.data.max-records-per-app", defaultValue = "10000")
+    long maxPerApp;
+
+    /** Creates a record from JSON text; returns it with its id. */
+    public DataRecord create(long personId, String appName, String collection, String json) {
+        RecordBounds.collection(collection);
+        String body = RecordBounds.record(json);
+        App app = openable(personId, appName);
+        em.lock(app, LockModeType.PESSIMISTIC_WRITE);
+        long count = em.createNamedQuery(DataRecord.COUNT_OF_APP, Long.class).setParameter("app", app).getSingleResult();
+        if (count >= maxPerApp) {
+            throw new Conflict(appName + " holds " + count + " records, the most an app may keep; delete some first");
+        }
+        DataRecord record = new DataRecord(app, collection, body, email(personId), clock.instant());
+        em.persist(record);
+        em.flush();
+        return record;
+    }
+
+    /** A page of a collection, oldest first, after the record {@code after} (null: from the start). */
+    public List<DataRecord> list(long personId, String appName, String collection, int limit, Long after) {
+        RecordBounds.collection(collection);
+        App app = openable(personId, appName);
+        return em.createNamedQuery(DataRecord.PAGE, DataRecord.class).setParameter("app", app)
+                .setParameter("collection", collection).setParameter("after", after == null ? 0L : after)
+                .setMaxResults(limit).getResultList();
+    }
+
+    public DataRecord read(long personId, String appName, String collection, String id) {
+        return find(openable(personId, appName), collection, id);
+    }
+
+    /** Replaces a record's whole object. */
+    public DataRecord replace(long personId, String appName, String collection, String id, String json) {
+        String body = RecordBounds.record(json);
+        DataRecord record = find(openable(personId, appName), collection, id);
+        em.lock(record, LockModeType.PESSIMISTIC_WRITE);
+        record.replace(body, clock.instant());
+        return record;
+    }
+
+    public void delete(long personId, String appName, String collection, String id) {
+        em.remove(find(openable(personId, appName), collection, id));
+    }
+
+    /** @throws NotFound unless the person may open the app: the owner, or a viewer it is shared with */
+    App openable(long personId, String appName) {
+        App app = guard.byName(appName).orElse(null);
+        Person person = em.find(Person.class, personId);
+        if (app == null || person == null || !(app.isOwnedBy(personId) || guard.isSharedWith(app, person.email()))) {
+            throw new NotFound("no app named " + appName + " that you can open");
+        }
+        return app;
+    }
+
+    private String email(long personId) {
+        Person person = em.find(Person.class, personId);
+        return person == null ? "unknown" : person.email();
+    }
+
+    private DataRecord find(App app, String collection, String id) {
+        RecordBounds.collection(collection);
+        DataRecord record = null;
+        try {
+            record = em.find(DataRecord.class, Long.parseLong(id));
+        } catch (NumberFormatException e) {
+            // not an id: not found
+        }
+        if (record == null || !record.app().id().equals(app.id()) || !record.collection().equals(collection)) {
+            throw new NotFound("there is no record " + id + " in " + collection);
+        }
+        return record;
+    }
+}

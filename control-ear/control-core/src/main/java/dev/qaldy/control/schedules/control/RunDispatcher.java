@@ -1,0 +1,218 @@
+package dev.qaldy.control.schedules.control;
+
+import dev.qaldy.control.platform.control.ServiceToken;
+import dev.qaldy.control.schedules.entity.RunQueued;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Sends queued runs to the runtime host, on the server's managed executor: a run queued by a
+ * committed transaction at once, and every scheduler tick whatever is still queued or waiting for
+ * the cap. For each run: {@link RunAdmission} (no → waiting-for-cap), claim (exactly one
+ * dispatcher wins), {@code POST {qaldy.runtime.url}/.qaldy/jobs/{job}} with the service token,
+ * {@code X-Qaldy-App} and {@code X-Qaldy-Run}, and the outcome with the handler's log lines.
+ * A runtime host that cannot be reached or answers an error fails the run with that reason.
+ */
+@ApplicationScoped
+public class RunDispatcher {
+
+    /** Most runs handed to the executor per tick. */
+    static final int BATCH = 50;
+    /** Most bytes read of the runtime host's answer. */
+    static final int MAX_ANSWER_BYTES = 256 * 1024;
+
+    @Resource
+    ManagedExecutorService executor;
+
+    @Inject
+    RunQueue queue;
+
+    @Inject
+    RunAdmission admission;
+
+    @Inject
+    ServiceToken serviceToken;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Logger log;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.runtime.url", defaultValue = "http://127.0.0.1:8082")
+    String runtimeUrl;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.scheduler.job-timeout", defaultValue = "PT30S")
+    Duration jobTimeout;
+
+    /** Runs this process has handed to its executor and not finished: only saves work, never decides who runs. */
+    private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
+    private HttpClient http;
+
+    @PostConstruct
+    void start() {
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** A run was queued and committed: send it now. */
+    void queued(@Observes(during = TransactionPhase.AFTER_SUCCESS) RunQueued run) {
+        submit(run.runId());
+    }
+
+    /**
+     * Hands every queued or waiting run to the executor, and fails runs whose sender stopped.
+     *
+     * @return how many runs were handed over
+     */
+    public int dispatchPending() {
+        queue.failStale(clock.instant().minus(jobTimeout.multipliedBy(2)).minusSeconds(30));
+        int submitted = 0;
+        for (long id : queue.dispatchable(BATCH)) {
+            if (submit(id)) {
+                submitted++;
+            }
+        }
+        return submitted;
+    }
+
+    private boolean submit(long runId) {
+        if (!inFlight.add(runId)) {
+            return false;
+        }
+        try {
+            executor.execute(() -> {
+                try {
+                    dispatch(runId);
+                } catch (RuntimeException e) {
+                    log.log(Level.WARNING, "scheduler: run {0} not dispatched now (database down?): {1}",
+                            new Object[] {runId, e.toString()});
+                } finally {
+                    inFlight.remove(runId);
+                }
+            });
+            return true;
+        } catch (RejectedExecutionException e) {
+            inFlight.remove(runId);
+            log.log(Level.FINE, "scheduler: executor busy; run {0} waits for the next tick", runId);
+            return false;
+        }
+    }
+
+    /** Admission, claim, send, record: one run, on an executor thread. */
+    void dispatch(long runId) {
+        String app = queue.pendingApp(runId).orElse(null);
+        if (app == null) {
+            return;
+        }
+        if (!admission.mayRun(app)) {
+            queue.waitForCap(runId);
+            log.log(Level.FINE, "scheduler: run {0} of {1} waits for the spending cap", new Object[] {runId, app});
+            return;
+        }
+        RunQueue.Claimed claimed = queue.claim(runId).orElse(null);
+        if (claimed == null) {
+            return;
+        }
+        Outcome outcome = send(claimed);
+        queue.finish(runId, outcome.succeeded(), outcome.log());
+        log.log(outcome.succeeded() ? Level.FINE : Level.INFO, "scheduler: run {0} of {1} job {2} ({3}) {4}",
+                new Object[] {runId, claimed.app(), claimed.job(), claimed.actor(), outcome.succeeded() ? "succeeded" : "failed"});
+    }
+
+    /** How a run ended, with the lines for its log. */
+    record Outcome(boolean succeeded, List<String> log) {
+    }
+
+    Outcome send(RunQueue.Claimed run) {
+        JsonObjectBuilder body = Json.createObjectBuilder().add("runId", run.runId()).add("tick", run.tick().toString())
+                .add("actor", run.actor()).add("job", run.job());
+        if (run.payload() != null) {
+            body.add("payload", run.payload());
+        } else {
+            body.addNull("payload");
+        }
+        HttpRequest request = HttpRequest.newBuilder(URI.create(runtimeUrl.replaceAll("/+$", "") + "/.qaldy/jobs/" + run.job()))
+                .timeout(jobTimeout)
+                .header("Content-Type", "application/json")
+                .header("X-Qaldy-Service-Token", serviceToken.secret())
+                .header("X-Qaldy-App", run.app())
+                .header("X-Qaldy-Run", Long.toString(run.runId()))
+                .POST(HttpRequest.BodyPublishers.ofString(body.build().toString()))
+                .build();
+        HttpResponse<byte[]> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            return new Outcome(false, List.of("the runtime host could not be reached or did not answer: " + e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Outcome(false, List.of("interrupted while waiting for the runtime host"));
+        }
+        return read(response.statusCode(), response.body());
+    }
+
+    /** Reads the runtime host's answer: 200 {@code {outcome, log[], error}}, or an error status with problem JSON. */
+    static Outcome read(int status, byte[] body) {
+        JsonObject json = parse(body);
+        if (status != 200) {
+            String detail = json != null && json.get("detail") instanceof JsonString d ? ": " + d.getString() : "";
+            return new Outcome(false, List.of("the runtime host answered HTTP " + status + detail));
+        }
+        if (json == null) {
+            return new Outcome(false, List.of("the runtime host answered something that is not the job contract"));
+        }
+        List<String> lines = new ArrayList<>();
+        if (json.get("log") instanceof JsonArray array) {
+            for (JsonValue line : array) {
+                lines.add(line instanceof JsonString text ? text.getString() : line.toString());
+            }
+        }
+        boolean succeeded = "succeeded".equals(json.getString("outcome", ""));
+        if (!succeeded) {
+            lines.add("failed: " + json.getString("error", "the job handler failed"));
+        }
+        return new Outcome(succeeded, lines);
+    }
+
+    private static JsonObject parse(byte[] body) {
+        if (body == null || body.length == 0 || body.length > MAX_ANSWER_BYTES) {
+            return null;
+        }
+        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(body))) {
+            JsonValue value = reader.readValue();
+            return value.getValueType() == JsonValue.ValueType.OBJECT ? value.asJsonObject() : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.qaldy.control.schedules.control;
+
+import dev.qaldy.control.schedules.entity.Run;
+import dev.qaldy.control.schedules.entity.RunState;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import jakarta.transaction.Transactional.TxType;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The run queue's state changes, one short transaction each. A run is claimed with a guarded
+ * UPDATE ({@code … WHERE state IN ('QUEUED','WAITING_FOR_CAP')}): of two dispatchers, in one
+ * process or two, exactly one changes the row, and only that one sends the run.
+ */
+@ApplicationScoped
+@Transactional(TxType.REQUIRES_NEW)
+public class RunQueue {
+
+    /** What the dispatcher needs to send one claimed run. */
+    public record Claimed(long runId, String app, String job, Instant tick, String actor, String payload) {
+    }
+
+    static final List<RunState> DISPATCHABLE = List.of(RunState.QUEUED, RunState.WAITING_FOR_CAP);
+
+    @PersistenceContext(unitName = "qaldy")
+    EntityManager em;
+
+    @Inject
+    Clock clock;
+
+    /** The ids of queued and waiting runs, oldest first, at most {@code max}. */
+    public List<Long> dispatchable(int max) {
+        return em.createNamedQuery(Run.DISPATCHABLE, Long.class).setParameter("states", DISPATCHABLE)
+                .setMaxResults(max).getResultList();
+    }
+
+    /** The app of a run that is still queued or waiting, or empty when it is gone or taken. */
+    public Optional<String> pendingApp(long runId) {
+        Run run = em.find(Run.class, runId);
+        return run != null && DISPATCHABLE.contains(run.state()) ? Optional.of(run.appName()) : Optional.empty();
+    }
+
+    /** Parks a queued run until the cap lets its app run (a waiting run stays waiting). */
+    public void waitForCap(long runId) {
+        em.createNamedQuery(Run.WAIT_FOR_CAP).setParameter("waiting", RunState.WAITING_FOR_CAP)
+                .setParameter("queued", RunState.QUEUED).setParameter("id", runId).executeUpdate();
+    }
+
+    /** Claims a queued or waiting run for this dispatcher: running from now; empty when another took it. */
+    public Optional<Claimed> claim(long runId) {
+        int changed = em.createNamedQuery(Run.CLAIM).setParameter("running", RunState.RUNNING)
+                .setParameter("now", clock.millis()).setParameter("id", runId).setParameter("from", DISPATCHABLE)
+                .executeUpdate();
+        if (changed != 1) {
+            return Optional.empty();
+        }
+        Run run = em.find(Run.class, runId);
+        return Optional.of(new Claimed(runId, run.appName(), run.job(), run.tick(), run.actor(), run.payload()));
+    }
+
+    /** Records how a claimed run ended. */
+    public void finish(long runId, boolean succeeded, List<String> log) {
+        Run run = em.find(Run.class, runId);
+        if (run != null && run.state() == RunState.RUNNING) {
+            run.finish(succeeded, log, clock.instant());
+        }
+    }
+
+    /**
+     * Fails runs that have been running since before {@code startedBefore}: their control plane
+     * stopped while sending them. They are not sent again, since the handler may have run.
+     *
+     * @return how many were failed
+     */
+    public int failStale(Instant startedBefore) {
+        List<Run> stale = em.createNamedQuery(Run.STALE, Run.class).setParameter("running", RunState.RUNNING)
+                .setParameter("before", startedBefore.toEpochMilli()).getResultList();
+        for (Run run : stale) {
+            run.finish(false, List.of("no outcome: the control plane that sent this run stopped before the runtime"
+                    + " host answered; it is not sent again, since the handler may have run"), clock.instant());
+        }
+        return stale.size();
+    }
+}

@@ -1,0 +1,2 @@
+/** Schedules: the schedule, its cron rule in a time zone, and the runs of the run queue. */
+package dev.qaldy.control.schedules.entity;

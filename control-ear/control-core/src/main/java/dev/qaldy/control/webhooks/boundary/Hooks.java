@@ -1,0 +1,177 @@
+package dev.qaldy.control.webhooks.boundary;
+
+import dev.qaldy.contract.session.Session;
+import dev.qaldy.control.apps.control.AppGuard;
+import dev.qaldy.control.apps.entity.App;
+import dev.qaldy.control.audit.entity.Audited;
+import dev.qaldy.control.platform.control.Conflict;
+import dev.qaldy.control.platform.control.NotFound;
+import dev.qaldy.control.schedules.entity.JobName;
+import dev.qaldy.control.schedules.entity.Run;
+import dev.qaldy.control.schedules.entity.RunQueued;
+import dev.qaldy.control.webhooks.control.BadSignature;
+import dev.qaldy.control.webhooks.control.HookSignature;
+import dev.qaldy.control.webhooks.control.Idempotency;
+import dev.qaldy.control.webhooks.entity.Delivery;
+import dev.qaldy.control.webhooks.entity.Hook;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * An app's webhooks: the owner creates (the secret is shown once), lists and deletes them; senders
+ * deliver to {@code /hooks/<app>/<hook>}. A delivery is checked (hook known, signature right),
+ * recorded with its body hash and queues a run of the hook's job, all in one transaction; the
+ * hook's row is locked meanwhile, so two copies of one delivery never both queue a run.
+ */
+@ApplicationScoped
+@Transactional
+public class Hooks {
+
+    /** Most hooks one app may have. */
+    public static final int MAX_PER_APP = 20;
+
+    /** A new hook as its owner sees it once, with its secret. */
+    public record Created(Hook hook, String secret, String url) {
+    }
+
+    /**
+     * What a delivery became.
+     *
+     * @param deliveryId the id the sender is told
+     * @param replayed   true when an earlier delivery with the same key and body was found (no new run)
+     */
+    public record Received(String deliveryId, boolean replayed) {
+    }
+
+    @PersistenceContext(unitName = "qaldy")
+    EntityManager em;
+
+    @Inject
+    AppGuard guard;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Event<Audited> audit;
+
+    @Inject
+    Event<RunQueued> queued;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.public-url", defaultValue = "http://localhost:8080")
+    String publicUrl;
+
+    /** Where senders deliver to: {@code <public url>/hooks/<app>/<hook>}. */
+    public String url(String app, String hook) {
+        return publicUrl.replaceAll("/+$", "") + "/hooks/" + app + "/" + hook;
+    }
+
+    /** The app's hooks by name (owner only). */
+    public List<Hook> list(Session me, String appName) {
+        App app = guard.owned(me, appName);
+        return em.createNamedQuery(Hook.OF_APP, Hook.class).setParameter("app", app).getResultList();
+    }
+
+    /**
+     * Creates a hook with a new secret (owner only).
+     *
+     * @throws dev.qaldy.control.platform.control.InvalidInput for a bad name or job
+     * @throws Conflict when the name is taken in this app, or the app has {@value #MAX_PER_APP} hooks
+     */
+    public Created create(Session me, String appName, String name, String job) {
+        Hook.checkName(name);
+        JobName.check(job);
+        App app = guard.ownedForUpdate(me, appName);
+        if (byName(app, name) != null) {
+            throw new Conflict(appName + " already has a hook named " + name);
+        }
+        if (em.createNamedQuery(Hook.OF_APP, Hook.class).setParameter("app", app).getResultList().size() >= MAX_PER_APP) {
+            throw new Conflict(appName + " has " + MAX_PER_APP + " hooks, the most an app may have; delete one first");
+        }
+        String secret = HookSignature.newSecret();
+        Hook hook = new Hook(app, name, job, secret, me.email(), clock.instant());
+        em.persist(hook);
+        audit.fire(new Audited(me.email(), Hook.AUDIT_CREATE, app.id(), app.name(), "hook " + name + " runs job " + job));
+        return new Created(hook, secret, url(app.name(), name));
+    }
+
+    /**
+     * Deletes a hook and its delivery records (owner only); runs it queued stay in the run list.
+     *
+     * @throws NotFound when the app has no such hook
+     */
+    public void delete(Session me, String appName, String name) {
+        App app = guard.ownedForUpdate(me, appName);
+        Hook hook = Hook.isWellFormed(name) ? byName(app, name) : null;
+        if (hook == null) {
+            throw new NotFound(appName + " has no hook named " + (Hook.isWellFormed(name) ? name : "like that"));
+        }
+        em.createNamedQuery(Delivery.DELETE_OF_HOOK).setParameter("hookId", hook.id()).executeUpdate();
+        em.remove(hook);
+        audit.fire(new Audited(me.email(), Hook.AUDIT_DELETE, app.id(), app.name(), "hook " + name));
+    }
+
+    /**
+     * Receives one delivery.
+     *
+     * @param body      the raw body, already read within its bound
+     * @param signature the {@code X-Qaldy-Signature} header, or null
+     * @param key       the sender's idempotency key ({@link Idempotency#key}), or null
+     * @throws NotFound     for an unknown app or hook
+     * @throws BadSignature when the signature is missing or wrong
+     * @throws Conflict     when the key was used before with a different body
+     */
+    public Received receive(String appName, String hookName, byte[] body, String signature, String key) {
+        App app = Hook.isWellFormed(hookName) ? guard.byName(appName).orElse(null) : null;
+        Hook hook = app == null ? null : em.createNamedQuery(Hook.BY_NAME, Hook.class).setParameter("app", app)
+                .setParameter("name", hookName).setLockMode(LockModeType.PESSIMISTIC_WRITE)
+                .getResultStream().findFirst().orElse(null);
+        if (hook == null) {
+            throw new NotFound("there is no such webhook");
+        }
+        if (!HookSignature.matches(hook.secret(), body, signature)) {
+            throw new BadSignature("the " + HookSignature.HEADER + " header must be sha256=<hex of HMAC-SHA256 of"
+                    + " the raw body with the hook's secret>; it is " + (signature == null ? "missing" : "wrong"));
+        }
+        String hash = HookSignature.sha256(body);
+        Delivery recorded = key == null ? null : em.createNamedQuery(Delivery.BY_KEY, Delivery.class)
+                .setParameter("hookId", hook.id()).setParameter("key", key).getResultStream().findFirst().orElse(null);
+        switch (Idempotency.decide(recorded == null ? null : recorded.bodySha256(), hash)) {
+            case REPLAY -> {
+                return new Received(recorded.deliveryId(), true);
+            }
+            case CONFLICT -> throw new Conflict("this idempotency key was already used for a different body");
+            default -> {
+                // a new delivery, below
+            }
+        }
+        Instant now = clock.instant();
+        Delivery delivery = new Delivery(UUID.randomUUID().toString(), hook.id(), key, hash, body.length, now);
+        em.persist(delivery);
+        Run run = Run.webhook(app, hook.name(), hook.job(), new String(body, StandardCharsets.UTF_8), now);
+        em.persist(run);
+        em.flush();
+        delivery.queued(run.id());
+        audit.fire(new Audited(Run.WEBHOOK, Run.AUDIT_RUN, app.id(), app.name(),
+                "job " + hook.job() + " for hook " + hook.name() + " (delivery " + delivery.deliveryId() + ", run " + run.id() + ")"));
+        queued.fire(new RunQueued(run.id()));
+        return new Received(delivery.deliveryId(), false);
+    }
+
+    private Hook byName(App app, String name) {
+        return em.createNamedQuery(Hook.BY_NAME, Hook.class).setParameter("app", app).setParameter("name", name)
+                .getResultStream().findFirst().orElse(null);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.qaldy.control.webhooks.entity;
+
+import dev.qaldy.control.apps.entity.App;
+import dev.qaldy.control.platform.control.InvalidInput;
+import dev.qaldy.control.schedules.entity.JobName;
+import jakarta.persistence.Cacheable;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.ManyToOne;
+import jakarta.persistence.NamedQuery;
+import jakarta.persistence.SequenceGenerator;
+import jakarta.persistence.Table;
+import jakarta.persistence.UniqueConstraint;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * A webhook of an app: {@code POST /hooks/<app>/<name>} signed with its secret queues a run of
+ * its job. The secret is kept to check signatures (HMAC needs it) and shown only once, when the
+ * hook is created. Not cached: several control planes share one database.
+ */
+@Entity
+@Cacheable(false)
+@Table(name = "HOOKS", uniqueConstraints = @UniqueConstraint(name = "HOOKS_APP_NAME_UQ", columnNames = {"APP_ID", "NAME"}))
+@NamedQuery(name = Hook.OF_APP, query = "SELECT h FROM Hook h WHERE h.app = :app ORDER BY h.name")
+@NamedQuery(name = Hook.BY_NAME, query = "SELECT h FROM Hook h WHERE h.app = :app AND h.name = :name")
+@NamedQuery(name = Hook.DELETE_OF_APP, query = "DELETE FROM Hook h WHERE h.app = :app")
+public class Hook {
+
+    public static final String OF_APP = "Hook.ofApp";
+    public static final String BY_NAME = "Hook.byName";
+    public static final String DELETE_OF_APP = "Hook.deleteOfApp";
+    public static final String AUDIT_CREATE = "hook.create";
+    public static final String AUDIT_DELETE = "hook.delete";
+    /** Hook names: 1 to 40 of a-z, 0-9 and '-' (they are a URL path segment). */
+    public static final Pattern NAME = Pattern.compile("[a-z0-9-]{1,40}");
+
+    @Id
+    @SequenceGenerator(name = "HOOKS_SEQ", sequenceName = "HOOKS_SEQ", allocationSize = 10)
+    @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "HOOKS_SEQ")
+    private Long id;
+
+    @ManyToOne(optional = false)
+    @JoinColumn(name = "APP_ID", nullable = false)
+    private App app;
+
+    @Column(name = "NAME", nullable = false, length = 40)
+    private String name;
+
+    @Column(name = "JOB", nullable = false, length = 64)
+    private String job;
+
+    @Column(name = "SECRET", nullable = false, length = 128)
+    private String secret;
+
+    @Column(name = "CREATED_BY", nullable = false, length = 254)
+    private String createdBy;
+
+    @Column(name = "CREATED_AT", nullable = false)
+    private long createdAt;
+
+    protected Hook() {
+    }
+
+    public Hook(App app, String name, String job, String secret, String createdBy, Instant createdAt) {
+        this.app = Objects.requireNonNull(app, "app");
+        this.name = checkName(name);
+        this.job = JobName.check(job);
+        this.secret = Objects.requireNonNull(secret, "secret");
+        this.createdBy = createdBy;
+        this.createdAt = createdAt.toEpochMilli();
+    }
+
+    /** @throws InvalidInput unless {@code name} is 1 to 40 of a-z, 0-9 and '-' */
+    public static String checkName(String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new InvalidInput("a hook name is 1 to 40 characters of lower-case letters a-z, digits 0-9 and '-'");
+        }
+        return name;
+    }
+
+    /** Whether {@code name} could be a hook's name (path parameters: anything else is simply not found). */
+    public static boolean isWellFormed(String name) {
+        return name != null && NAME.matcher(name).matches();
+    }
+
+    public Long id() {
+        return id;
+    }
+
+    public App app() {
+        return app;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String job() {
+        return job;
+    }
+
+    public String secret() {
+        return secret;
+    }
+
+    public Instant createdAt() {
+        return Instant.ofEpochMilli(createdAt);
+    }
+}

@@ -1,0 +1,249 @@
+// An app's jobs, for its owner: schedules (cron, time zone, job handler) with the runs of its
+// jobs, and webhooks (the secret is shown once, when a hook is created). Sections of the app page.
+
+import { api, seg } from '../api.js';
+import { h, loading, messageLine, replace, say, timeElement, whileBusy } from '../dom.js';
+import { LIST_WAITS, explain, waitingNote, whenBack } from '../outage.js';
+
+const RUNS_POLL_MS = 10_000;
+const ACTOR_WORDS = {
+  scheduler: 'Schedule',
+  'scheduler.catchup': 'Catch-up after an outage',
+  webhook: 'Webhook',
+};
+const STATE_CLASS = {
+  queued: 'queued',
+  'waiting-for-cap': 'queued',
+  running: 'building',
+  succeeded: 'succeeded',
+  failed: 'failed',
+};
+
+function field(id, label, hint, attrs) {
+  const input = h('input', { id, name: id, type: 'text', autocomplete: 'off', spellcheck: 'false', 'data-change': true, ...attrs });
+  return {
+    input,
+    el: h('div', { class: 'field' },
+      h('label', { for: id }, label),
+      hint ? h('p', { class: 'hint', id: `${id}-hint` }, hint) : null,
+      input),
+  };
+}
+
+async function loadInto(ctx, listState, path, render, what) {
+  let items;
+  try {
+    items = await api('GET', path, undefined, { signal: ctx.signal });
+  } catch (error) {
+    if (ctx.signal.aborted || error.handled) return;
+    if (error.notAnswering) {
+      replace(listState, waitingNote(LIST_WAITS, null));
+      whenBack(() => loadInto(ctx, listState, path, render, what), ctx.signal);
+      return;
+    }
+    replace(listState, h('p', { class: 'msg error', role: 'alert' }, `Could not load the ${what}. ${error.message}`));
+    return;
+  }
+  if (ctx.signal.aborted) return;
+  render(items);
+}
+
+export function schedulesSection(ctx, name) {
+  const base = `/apps/${seg(name)}`;
+  const line = messageLine('schedules-msg');
+  const list = h('ul', { id: 'schedule-list', class: 'share-list' });
+  const listState = h('div', {}, loading('Loading schedules…'));
+  const runList = h('ul', { id: 'run-list', class: 'build-list' });
+  const runState = h('div', {}, loading('Loading runs…'));
+
+  const cron = field('schedule-cron', 'Cron expression', 'Five fields: minute hour day-of-month month day-of-week, e.g. “0 8 * * *” for 08:00 every day.', { placeholder: '0 * * * *', required: true });
+  const zone = field('schedule-zone', 'Time zone', 'An IANA name such as Europe/Berlin; empty means UTC.', { placeholder: 'UTC' });
+  const job = field('schedule-job', 'Job handler', 'The name your server.js registers with app.job(\'name\', function (ctx) { … }).', { placeholder: 'digest', required: true });
+  const add = h('button', { type: 'submit', id: 'schedule-add', class: 'primary', 'data-change': true }, 'Add schedule');
+  const form = h('form', { class: 'stack', novalidate: true, 'aria-label': 'Add a schedule' },
+    cron.el, zone.el, job.el, h('div', { class: 'actions' }, add));
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const body = { cron: cron.input.value.trim(), job: job.input.value.trim() };
+    if (zone.input.value.trim()) body.zone = zone.input.value.trim();
+    if (!body.cron || !body.job) {
+      say(line, 'error', 'Enter a cron expression and the name of a job handler.');
+      return;
+    }
+    say(line, 'info', '');
+    whileBusy(add, 'Adding…', async () => {
+      let schedule;
+      try {
+        schedule = await api('POST', `${base}/schedules`, body, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        say(line, 'error', `Could not add the schedule. ${explain(error)}`);
+        return;
+      }
+      form.reset();
+      say(line, 'success', `Added. It first runs ${schedule && schedule.nextTick ? 'at the time shown below' : 'at its next tick'}.`);
+      loadSchedules();
+    });
+  });
+
+  function scheduleItem(s) {
+    const remove = h('button', { type: 'button', class: 'small danger-quiet', 'data-change': true, 'data-schedule': String(s.id),
+      'aria-label': `Delete the schedule ${s.cron} (${s.zone})` }, 'Delete');
+    remove.addEventListener('click', () => whileBusy(remove, 'Deleting…', async () => {
+      try {
+        await api('DELETE', `${base}/schedules/${seg(s.id)}`, undefined, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        say(line, 'error', `Could not delete the schedule. ${explain(error)}`);
+        return;
+      }
+      say(line, 'success', 'Schedule deleted; its runs stay listed below.');
+      loadSchedules();
+    }));
+    return h('li', { class: 'share-item', 'data-schedule-id': String(s.id) },
+      h('span', { class: 'break' },
+        h('code', {}, String(s.cron)), ` in ${s.zone} runs `, h('code', {}, String(s.job)),
+        h('br'), h('small', {}, 'Next: ', s.nextTick ? timeElement(s.nextTick) : '—',
+          ' · last fired: ', s.lastFiredTick ? timeElement(s.lastFiredTick) : 'not yet')),
+      remove);
+  }
+
+  function loadSchedules() {
+    return loadInto(ctx, listState, `${base}/schedules`, (schedules) => {
+      const items = Array.isArray(schedules) ? schedules : [];
+      replace(list, items.map(scheduleItem));
+      if (items.length) listState.replaceChildren();
+      else replace(listState, h('p', { class: 'empty', id: 'schedules-empty' }, 'No schedules yet.'));
+    }, 'schedules');
+  }
+
+  function runItem(r) {
+    const state = String(r.state || '');
+    const log = Array.isArray(r.log) && r.log.length ? r.log.join('\n') : (state === 'succeeded' ? 'The job wrote no log.' : '…');
+    return h('li', { class: 'build-item', 'data-run': String(r.id), 'data-actor': String(r.actor) },
+      h('div', { class: 'build-head' },
+        h('h3', { class: 'build-title' }, `Run ${r.id}: `, h('code', {}, String(r.job))),
+        h('span', { class: `badge status ${STATE_CLASS[state] || ''}`.trim() }, state),
+        h('span', { class: 'build-time' }, ACTOR_WORDS[r.actor] || String(r.actor), r.hook ? ` “${r.hook}”` : '', ', ',
+          timeElement(r.tick))),
+      h('details', { class: 'log-details' }, h('summary', {}, 'Run log'), h('pre', { class: 'log', tabindex: '0' }, log)));
+  }
+
+  function loadRuns() {
+    return loadInto(ctx, runState, `${base}/runs?limit=20`, (page) => {
+      const runs = page && Array.isArray(page.runs) ? page.runs : [];
+      replace(runList, runs.map(runItem));
+      if (runs.length) runState.replaceChildren();
+      else replace(runState, h('p', { class: 'empty', id: 'runs-empty' }, 'No runs yet.'));
+    }, 'runs');
+  }
+
+  let timer = null;
+  const poll = async () => {
+    timer = null;
+    if (ctx.signal.aborted) return;
+    await loadRuns();
+    if (!ctx.signal.aborted) timer = setTimeout(poll, RUNS_POLL_MS);
+  };
+  ctx.signal.addEventListener('abort', () => { if (timer) clearTimeout(timer); });
+  loadSchedules();
+  poll();
+
+  return h('section', { class: 'card', 'aria-labelledby': 'schedules-title' },
+    h('h2', { id: 'schedules-title' }, 'Schedules'),
+    h('p', { class: 'hint' }, 'Schedules run a job of your server.js. While Qaldy’s control plane is down nothing fires; ' +
+      'when it is back, a schedule that missed ticks in the last 6 hours runs once to catch up.'),
+    form,
+    line,
+    h('h3', { class: 'subhead' }, 'This app’s schedules'),
+    listState,
+    list,
+    h('h3', { class: 'subhead' }, 'Recent runs'),
+    runState,
+    runList);
+}
+
+export function hooksSection(ctx, name) {
+  const base = `/apps/${seg(name)}`;
+  const line = messageLine('hooks-msg');
+  const list = h('ul', { id: 'hook-list', class: 'share-list' });
+  const listState = h('div', {}, loading('Loading webhooks…'));
+  const secretBox = h('div', { id: 'hook-secret', class: 'stack', hidden: true });
+
+  const hookName = field('hook-name', 'Name', 'Lower-case letters, digits and “-”; it is part of the webhook’s address.', { placeholder: 'deploy', required: true });
+  const job = field('hook-job', 'Job handler', 'The app.job(…) that each delivery runs.', { placeholder: 'digest', required: true });
+  const create = h('button', { type: 'submit', id: 'hook-create', class: 'primary', 'data-change': true }, 'Create webhook');
+  const form = h('form', { class: 'stack', novalidate: true, 'aria-label': 'Create a webhook' },
+    hookName.el, job.el, h('div', { class: 'actions' }, create));
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const body = { name: hookName.input.value.trim(), job: job.input.value.trim() };
+    if (!body.name || !body.job) {
+      say(line, 'error', 'Enter a name and the name of a job handler.');
+      return;
+    }
+    say(line, 'info', '');
+    whileBusy(create, 'Creating…', async () => {
+      let hook;
+      try {
+        hook = await api('POST', `${base}/hooks`, body, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        say(line, 'error', `Could not create the webhook. ${explain(error)}`);
+        return;
+      }
+      form.reset();
+      replace(secretBox,
+        h('p', { class: 'msg success' }, `Created “${hook.name}”. Copy its secret now: it is not shown again.`),
+        h('dl', { class: 'facts' },
+          h('dt', {}, 'Address'), h('dd', {}, h('code', { class: 'break' }, String(hook.url))),
+          h('dt', {}, 'Secret'), h('dd', {}, h('code', { class: 'break', id: 'hook-secret-value' }, String(hook.secret)))),
+        h('p', { class: 'hint' }, 'Senders POST to the address with the header X-Qaldy-Signature: sha256=<hex of HMAC-SHA256 of the ' +
+          'raw body with this secret>, and an Idempotency-Key to make retries safe.'));
+      secretBox.hidden = false;
+      loadHooks();
+    });
+  });
+
+  function hookItem(hk) {
+    const remove = h('button', { type: 'button', class: 'small danger-quiet', 'data-change': true, 'data-hook': String(hk.name),
+      'aria-label': `Delete the webhook ${hk.name}` }, 'Delete');
+    remove.addEventListener('click', () => whileBusy(remove, 'Deleting…', async () => {
+      try {
+        await api('DELETE', `${base}/hooks/${seg(hk.name)}`, undefined, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        say(line, 'error', `Could not delete the webhook. ${explain(error)}`);
+        return;
+      }
+      say(line, 'success', `Deleted “${hk.name}”; deliveries to it now get 404.`);
+      loadHooks();
+    }));
+    return h('li', { class: 'share-item', 'data-hook-name': String(hk.name) },
+      h('span', { class: 'break' }, h('strong', {}, String(hk.name)), ' runs ', h('code', {}, String(hk.job)),
+        h('br'), h('small', {}, h('code', {}, String(hk.url)))),
+      remove);
+  }
+
+  function loadHooks() {
+    return loadInto(ctx, listState, `${base}/hooks`, (hooks) => {
+      const items = Array.isArray(hooks) ? hooks : [];
+      replace(list, items.map(hookItem));
+      if (items.length) listState.replaceChildren();
+      else replace(listState, h('p', { class: 'empty', id: 'hooks-empty' }, 'No webhooks yet.'));
+    }, 'webhooks');
+  }
+  loadHooks();
+
+  return h('section', { class: 'card', 'aria-labelledby': 'hooks-title' },
+    h('h2', { id: 'hooks-title' }, 'Webhooks'),
+    h('p', { class: 'hint' }, 'Each signed delivery runs a job. While the control plane is down, senders get 503 with Retry-After and should retry.'),
+    form,
+    line,
+    secretBox,
+    h('h3', { class: 'subhead' }, 'This app’s webhooks'),
+    listState,
+    list);
+}

@@ -1,0 +1,93 @@
+package dev.qaldy.scheduler.ticks;
+
+import dev.qaldy.control.schedules.control.RunDispatcher;
+import dev.qaldy.control.schedules.control.ScheduleTicks;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The schedules' timer: a non-persistent interval timer ({@code qaldy.scheduler.tick-interval},
+ * default 15 s) inside the control plane, so nothing fires while the control plane is down. Each
+ * tick fires what is due from our own tables ({@link ScheduleTicks}: last fired tick per schedule,
+ * never the server's timer store) and hands queued and waiting runs to the dispatcher. When the
+ * database cannot be read the tick logs it and fires nothing; the next tick after it is back
+ * catches up from the tables. A tick that would start while the last one still runs is skipped;
+ * no container lock, so the readiness check never waits behind a slow tick.
+ */
+@Singleton
+@Startup
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class Ticker {
+
+    @Resource
+    TimerService timers;
+
+    @Inject
+    ScheduleTicks schedules;
+
+    @Inject
+    RunDispatcher dispatcher;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Logger log;
+
+    private final AtomicBoolean busy = new AtomicBoolean();
+    /** Only for logging a change of state once, not every tick. */
+    private volatile boolean databaseDown;
+
+    @PostConstruct
+    void arm() {
+        long interval = Math.max(1_000, schedules.interval().toMillis());
+        timers.createIntervalTimer(Math.min(interval, 2_000), interval, new TimerConfig("qaldy schedules", false));
+        log.log(Level.INFO, "scheduler: looking at schedules every {0} ms", interval);
+    }
+
+    /** Whether the timer is armed. */
+    public boolean ticking() {
+        return !timers.getTimers().isEmpty();
+    }
+
+    /** One tick; never throws, so a bad tick does not cancel the timer. */
+    @Timeout
+    void tick() {
+        if (!busy.compareAndSet(false, true)) {
+            return;
+        }
+        Instant now = clock.instant();
+        try {
+            int fired = schedules.fireDue(now);
+            int sent = dispatcher.dispatchPending();
+            if (databaseDown) {
+                databaseDown = false;
+                log.log(Level.INFO, "scheduler: the database answers again; fired {0} runs, sent {1}", new Object[] {fired, sent});
+            }
+        } catch (RuntimeException e) {
+            if (!databaseDown) {
+                databaseDown = true;
+                log.log(Level.WARNING, "scheduler: cannot read the schedules (database down?); nothing fires until it"
+                        + " answers: {0}", e.toString());
+            }
+        } finally {
+            busy.set(false);
+        }
+    }
+}
