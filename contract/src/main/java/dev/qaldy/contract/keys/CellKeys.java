@@ -26,7 +26,7 @@ public final class CellKeys {
     }
 
     /**
-     * Reads a public key in X.509 SubjectPublicKeyInfo PEM ({@code BEGIN PUBLIC KEY}).
+     * Reads a public key in X.509 SubjectPublicKeyInfo PEM (the "PUBLIC KEY" block).
      *
      * @throws IllegalStateException when the file is missing or is not a P-256 public key
      */
@@ -40,7 +40,7 @@ public final class CellKeys {
     }
 
     /**
-     * Reads a private key in PKCS#8 PEM ({@code BEGIN PRIVATE KEY}).
+     * Reads a private key in PKCS#8 PEM (the unencrypted "PRIVATE KEY" block).
      *
      * @throws IllegalStateException when the file is missing or is not a P-256 private key
      */
