@@ -128,7 +128,8 @@ class CodeMemoryIT {
         assertThat(owner.api("DELETE", "/apps/notes", null).statusCode()).isEqualTo(204);
 
         HttpResponse<String> viaGate = owner.get("notes", "/");
-        assertThat(viaGate.statusCode()).isEqualTo(404);
+        assertThat(viaGate.statusCode()).as("the deletion's push cleared the gate's copy: asked, 404").isEqualTo(404);
+        Thread.sleep(1_500); // past the runtime host's live freshness (1 s here): it asks the API again
         HttpResponse<String> atRuntime = runtimeDirect("notes", "/");
         assertThat(atRuntime.statusCode()).as("the runtime host asks first, even holding a copy").isEqualTo(404);
         assertThat(copies("notes", ".bundle")).as("the copy files are gone").isEmpty();
