@@ -79,13 +79,30 @@ final class TestCell {
         }
     }
 
+    /**
+     * Deletes {@code dir}; the previous test class's Micro may still be removing its own files
+     * while it shuts down, so vanished files are fine and a busy tree is tried again (up to 5 s).
+     */
     private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
+        for (int attempt = 0; ; attempt++) {
+            if (!Files.exists(dir)) {
+                return;
+            }
+            try (Stream<Path> paths = Files.walk(dir)) {
+                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(path);
+                }
+                return;
+            } catch (java.nio.file.NoSuchFileException | java.nio.file.DirectoryNotEmptyException | UncheckedIOException busy) {
+                if (attempt >= 20) {
+                    throw new IOException("cannot clear " + dir, busy);
+                }
+                try {
+                    Thread.sleep(250);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while clearing " + dir, e);
+                }
             }
         }
     }
