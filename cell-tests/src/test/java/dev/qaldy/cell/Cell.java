@@ -101,6 +101,22 @@ public final class Cell implements AutoCloseable {
 
     /** As {@link #qaldy(String...)}, with {@code moreEnv} on top of the cell's environment for this one command. */
     public String qaldy(Map<String, String> moreEnv, String... args) throws IOException, InterruptedException {
+        Run run = run(moreEnv, Duration.ofMinutes(10), args);
+        if (run.exit() != 0) {
+            throw new AssertionError("bin/qaldy " + String.join(" ", args) + " exited " + run.exit() + ":\n" + run.output());
+        }
+        return run.output();
+    }
+
+    /** How a {@code bin/qaldy} command ended: its exit code and its output (stdout and stderr). */
+    public record Run(int exit, String output) {
+    }
+
+    /**
+     * Runs {@code bin/qaldy args…} with {@code moreEnv} on top of the cell's environment and returns
+     * how it ended, whatever the exit code; fails when it takes longer than {@code atMost}.
+     */
+    public Run run(Map<String, String> moreEnv, Duration atMost, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(root.resolve("bin/qaldy").toString());
         command.addAll(List.of(args));
@@ -110,15 +126,13 @@ public final class Cell implements AutoCloseable {
         Path out = Files.createTempFile(var, "qaldy-", ".out");
         builder.redirectOutput(out.toFile());
         Process process = builder.start();
-        if (!process.waitFor(10, TimeUnit.MINUTES)) {
+        if (!process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
-            throw new AssertionError("bin/qaldy " + String.join(" ", args) + " did not finish in 10 minutes");
+            throw new AssertionError("bin/qaldy " + String.join(" ", args) + " did not finish in " + atMost + ":\n"
+                    + Files.readString(out));
         }
-        String output = Files.readString(out);
-        if (process.exitValue() != 0) {
-            throw new AssertionError("bin/qaldy " + String.join(" ", args) + " exited " + process.exitValue() + ":\n" + output);
-        }
-        return output;
+        return new Run(process.exitValue(), Files.readString(out));
     }
 
     /** The pid of a running component, from the cell's pid file. */

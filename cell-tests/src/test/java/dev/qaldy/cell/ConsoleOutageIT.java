@@ -2,6 +2,7 @@ package dev.qaldy.cell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.qaldy.drill.console.Browser;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.qaldy.cell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.qaldy.drill.console.Browser;
 import dev.qaldy.contract.keys.CellKeys;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;

@@ -1,4 +1,4 @@
-package dev.qaldy.cell;
+package dev.qaldy.drill.console;
 
 import java.io.File;
 import java.io.IOException;

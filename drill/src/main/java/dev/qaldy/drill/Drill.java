@@ -1,0 +1,221 @@
+package dev.qaldy.drill;
+
+import dev.qaldy.drill.cast.Cast;
+import dev.qaldy.drill.cast.Visitor;
+import dev.qaldy.drill.cell.CellControl;
+import dev.qaldy.drill.cell.DrillError;
+import dev.qaldy.drill.cell.Http;
+import dev.qaldy.drill.cell.Seen;
+import dev.qaldy.drill.console.ConsoleWatch;
+import dev.qaldy.drill.report.PassResult;
+import dev.qaldy.drill.report.Report;
+import dev.qaldy.drill.rows.AfterReturn;
+import dev.qaldy.drill.rows.Check;
+import dev.qaldy.drill.rows.DuringOutage;
+import dev.qaldy.drill.rows.ScheduleCheck;
+import dev.qaldy.drill.rows.SeedRow;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code bin/qaldy drill [--pass kill|db|both] [--out DIR]} (seed: "The drill. Stopping the API on
+ * the pilot and recording what people saw"): on a running cell, makes the people of the seed's
+ * table, stops the control plane for real (pass "kill": the API's process killed; pass "db": its
+ * database stopped, the API up), records what each person saw, starts it again and records the
+ * catch-up, then writes {@code report.md} and {@code report.html} under
+ * {@code var/drill/<time>/}.
+ *
+ * <p>Exit codes: 0 every row passed; 1 a row failed (named on stderr and in the report); 2 the
+ * drill could not run (the cell is not up, a step of the set-up failed), or bad arguments.
+ *
+ * <p>Durations (system properties, through {@code QALDY_DRILL_OPTS}; tests shorten them):
+ * {@code qaldy.drill.cron} the schedule's cron ({@code * * * * *}); the outage lasts until its next
+ * tick plus {@code qaldy.drill.tick-margin} (PT5S), at least until the console's banner showed;
+ * {@code qaldy.drill.console-wait} for the banner (default: the console's poll interval × (misses
+ * + 1) + 20 s); {@code qaldy.drill.return-wait} (PT3M) per person after the return;
+ * {@code qaldy.drill.catch-up-wait} (PT2M) and {@code qaldy.drill.settle} (PT8S) for the schedule;
+ * {@code qaldy.drill.cap-wait} (PT2M) for the payer's app to fall asleep.
+ */
+public final class Drill {
+
+    private final CellControl cell;
+    private final Http http;
+    private final Path out;
+    private final Cast cast;
+
+    Drill(CellControl cell, Path out) {
+        this.cell = cell;
+        this.http = new Http(cell.gatePort());
+        this.out = out;
+        this.cast = new Cast(cell, http, Long.toString(System.currentTimeMillis() / 1000 % 100_000_000L, 36));
+    }
+
+    public static void main(String[] args) {
+        List<String> passes = new ArrayList<>(List.of("kill", "db"));
+        String outArg = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--pass" -> {
+                    String which = i + 1 < args.length ? args[++i] : "";
+                    passes = switch (which) {
+                        case "kill" -> List.of("kill");
+                        case "db" -> List.of("db");
+                        case "both" -> List.of("kill", "db");
+                        default -> usage("--pass takes kill, db or both, not '" + which + "'");
+                    };
+                }
+                case "--out" -> outArg = i + 1 < args.length ? args[++i] : usage("--out needs a folder");
+                default -> usage("unknown argument '" + args[i] + "'");
+            }
+        }
+        Instant started = Instant.now();
+        Path var = Path.of(System.getProperty("qaldy.drill.var", "var"));
+        Path out = outArg != null ? Path.of(outArg)
+                : var.resolve("drill").resolve(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(started));
+        try {
+            Drill drill = new Drill(CellControl.fromSystemProperties(out.resolve("qaldy.log")), out);
+            Report report = drill.run(passes, started);
+            Path md = report.write(out);
+            System.out.println("Report: " + md + " (and report.html)");
+            if (!report.passed()) {
+                System.err.println("qaldy drill: FAILED rows: " + String.join(", ", report.failedRows()));
+                System.exit(1);
+            }
+            System.out.println("qaldy drill: every row passed");
+            System.exit(0);
+        } catch (DrillError e) {
+            System.err.println("qaldy drill: could not run: " + e.getMessage());
+            System.exit(2);
+        } catch (Exception e) {
+            System.err.println("qaldy drill: could not run: " + e);
+            System.exit(2);
+        }
+    }
+
+    private static <T> T usage(String problem) {
+        System.err.println("qaldy drill: " + problem + "\nusage: bin/qaldy drill [--pass kill|db|both] [--out DIR]");
+        System.exit(2);
+        return null;
+    }
+
+    Report run(List<String> passes, Instant started) throws Exception {
+        Seen ping = http.send(http.request(cell.publicHost(), "/api/v1/ping").GET().build());
+        if (ping.status() != 200) {
+            throw new DrillError("the cell does not answer at " + cell.publicHost() + " (/api/v1/ping: " + ping.summary()
+                    + "); start it with bin/qaldy up");
+        }
+        say("Making the people of the seed's table (app " + cast.app + ")…");
+        cast.prepare(setting("qaldy.drill.cron", "* * * * *"), duration("qaldy.drill.cap-wait", "PT2M"));
+        List<PassResult> results = new ArrayList<>();
+        ConsoleWatch console = null;
+        Exception consoleProblem = null;
+        try {
+            try {
+                console = ConsoleWatch.open("http://" + cell.publicHost() + "/console/", cast.owner.email, cast.owner.password(),
+                        cast.app, out);
+            } catch (Exception e) {
+                consoleProblem = e;
+            }
+            for (String pass : passes) {
+                results.add(pass(pass, console, consoleProblem));
+            }
+        } finally {
+            if (console != null) {
+                console.close();
+            }
+        }
+        return new Report("http://" + cell.publicHost(), started, results);
+    }
+
+    private PassResult pass(String pass, ConsoleWatch console, Exception consoleProblem) {
+        boolean kill = pass.equals("kill");
+        String title = kill ? "The API killed (bin/qaldy stop control --kill)" : "The database stopped, the API up (bin/qaldy stop db)";
+        Visitor newcomer = cast.newcomer(pass);
+        Visitor.expect(awaitAsked(), 200, "the viewer's visit before the outage");
+        ScheduleCheck schedule = new ScheduleCheck(cast);
+        Instant nextTick = schedule.before();
+        if (console != null) {
+            console.beforeOutage();
+        }
+        List<Check> checks = new ArrayList<>();
+        say(title + "…");
+        Instant stopped = Instant.now();
+        cell.qaldy(kill ? new String[] {"stop", "control", "--kill"} : new String[] {"stop", "db"});
+        try {
+            checks.addAll(new DuringOutage(cell, http, cast).all(newcomer));
+            checks.add(console != null ? console.duringOutage(pass, stopped, consoleWait())
+                    : Check.broken(SeedRow.CONSOLE, Check.DURING, "a console user", "the outage banner", consoleProblem));
+            Instant until = nextTick.plus(duration("qaldy.drill.tick-margin", "PT5S"));
+            say("Keeping it down until the schedule's tick at " + nextTick + " has passed…");
+            while (Instant.now().isBefore(until)) {
+                Cast.pause(Duration.ofMillis(Math.min(1000, Math.max(1, Duration.between(Instant.now(), until).toMillis()))));
+            }
+        } finally {
+            say("Starting it again…");
+            cell.qaldy(kill ? new String[] {"start", "control"} : new String[] {"start", "db"});
+        }
+        Instant returned = Instant.now();
+        Duration wait = duration("qaldy.drill.return-wait", "PT3M");
+        checks.addAll(new AfterReturn(cast, wait).all(newcomer));
+        if (console != null) {
+            checks.add(console.afterReturn(pass, returned, wait));
+        }
+        checks.add(schedule.after(stopped, returned, duration("qaldy.drill.catch-up-wait", "PT2M"),
+                duration("qaldy.drill.settle", "PT8S")));
+        PassResult result = new PassResult(pass, title, stopped, returned, checks);
+        say(title + ": " + checks.stream().filter(Check::passed).count() + " of " + checks.size() + " checks passed");
+        return result;
+    }
+
+    /** The viewer's visit, asked of the API (retried for up to the return wait: the gate may still be finding the API back). */
+    private Seen awaitAsked() {
+        Instant deadline = Instant.now().plus(duration("qaldy.drill.return-wait", "PT3M"));
+        Seen seen;
+        do {
+            seen = cast.viewer.get(cast.app, "/");
+            if (seen.status() == 200 && seen.header("x-qaldy-access").equals("asked")) {
+                return seen;
+            }
+            Cast.pause(Duration.ofSeconds(1));
+        } while (Instant.now().isBefore(deadline));
+        return seen;
+    }
+
+    private Duration consoleWait() {
+        String set = System.getProperty("qaldy.drill.console-wait");
+        if (set != null) {
+            return Duration.parse(set);
+        }
+        Seen settings = http.send(http.request(cell.publicHost(), "/console/settings.json").GET().build());
+        long pollMs = 15_000;
+        long misses = 2;
+        if (settings.status() == 200) {
+            var json = jakarta.json.Json.createReader(new java.io.StringReader(settings.body())).readObject();
+            pollMs = json.getJsonNumber("pollIntervalMs").longValue();
+            misses = json.getJsonNumber("missesBeforeBanner").longValue();
+        }
+        return Duration.ofMillis(pollMs * (misses + 1) + 20_000);
+    }
+
+    private static String setting(String name, String otherwise) {
+        return System.getProperty(name, otherwise);
+    }
+
+    private static Duration duration(String name, String otherwise) {
+        try {
+            return Duration.parse(setting(name, otherwise));
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new DrillError(name + " must be an ISO-8601 duration such as PT30S, not '" + System.getProperty(name) + "'");
+        }
+    }
+
+    private static void say(String line) {
+        System.out.println(DateTimeFormatter.ISO_LOCAL_TIME.withZone(ZoneOffset.UTC).format(Instant.now()).substring(0, 8)
+                + " " + line);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.qaldy.drill.cell;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The running cell the drill works on, as {@code bin/qaldy drill} described it through system
+ * properties ({@code qaldy.drill.root}, {@code qaldy.drill.var}, {@code qaldy.drill.gate-port},
+ * {@code qaldy.drill.control-port}):
+ * its folders, its public hosts, and {@code bin/qaldy stop|start} of one component with the same
+ * environment (ports, options), so a component comes back as it was.
+ */
+public final class CellControl {
+
+    private static final long COMMAND_TIMEOUT_MIN = 10;
+
+    private final Path root;
+    private final Path var;
+    private final int gatePort;
+    private final int controlPort;
+    private final Path log;
+
+    /**
+     * @param root     the repository (where bin/qaldy is)
+     * @param var      the cell's state folder
+     * @param gatePort    the gate's public port
+     * @param controlPort the control plane's port (for the one internal call: a usage report)
+     * @param log         where bin/qaldy's output goes (appended)
+     */
+    public CellControl(Path root, Path var, int gatePort, int controlPort, Path log) {
+        this.root = root;
+        this.var = var;
+        this.gatePort = gatePort;
+        this.controlPort = controlPort;
+        this.log = log;
+    }
+
+    /** Reads the cell from the system properties bin/qaldy sets; {@link DrillError} when one is missing. */
+    public static CellControl fromSystemProperties(Path log) {
+        return new CellControl(Path.of(required("qaldy.drill.root")), Path.of(required("qaldy.drill.var")),
+                Integer.parseInt(required("qaldy.drill.gate-port")), Integer.parseInt(required("qaldy.drill.control-port")), log);
+    }
+
+    private static String required(String name) {
+        String value = System.getProperty(name);
+        if (value == null || value.isBlank()) {
+            throw new DrillError("missing -D" + name + "; run the drill with bin/qaldy drill");
+        }
+        return value;
+    }
+
+    /** Runs {@code bin/qaldy args…}; {@link DrillError} when it exits non-zero or takes over 10 minutes. */
+    public void qaldy(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(root.resolve("bin/qaldy").toString());
+        command.addAll(List.of(args));
+        try {
+            Files.createDirectories(log.getParent());
+            Files.writeString(log, "$ bin/qaldy " + String.join(" ", args) + "\n",
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            Process process = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            if (!process.waitFor(COMMAND_TIMEOUT_MIN, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new DrillError("bin/qaldy " + String.join(" ", args) + " did not finish in " + COMMAND_TIMEOUT_MIN + " min");
+            }
+            if (process.exitValue() != 0) {
+                throw new DrillError("bin/qaldy " + String.join(" ", args) + " exited " + process.exitValue() + "; see " + log);
+            }
+        } catch (IOException e) {
+            throw new DrillError("could not run bin/qaldy " + String.join(" ", args) + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DrillError("interrupted", e);
+        }
+    }
+
+    /** The cell's service token (var/keys/service-token), for the one internal call the drill makes. */
+    public String serviceToken() {
+        try {
+            return Files.readString(var.resolve("keys/service-token")).trim();
+        } catch (IOException e) {
+            throw new DrillError("no service token in " + var.resolve("keys") + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    public Path var() {
+        return var;
+    }
+
+    public int gatePort() {
+        return gatePort;
+    }
+
+    public int controlPort() {
+        return controlPort;
+    }
+
+    /** The console's and API's origin host, as people see it ("localhost:8080"). */
+    public String publicHost() {
+        return "localhost:" + gatePort;
+    }
+
+    /** An app's own origin's host ("guestbook.localhost:8080"). */
+    public String appHost(String app) {
+        return app + ".localhost:" + gatePort;
+    }
+}

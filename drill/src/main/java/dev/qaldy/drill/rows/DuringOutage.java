@@ -1,0 +1,62 @@
+package dev.qaldy.drill.rows;
+
+import static dev.qaldy.drill.rows.Ask.check;
+import static dev.qaldy.drill.rows.Ask.clearRefusal;
+
+import dev.qaldy.drill.cast.Cast;
+import dev.qaldy.drill.cast.Visitor;
+import dev.qaldy.drill.cell.CellControl;
+import dev.qaldy.drill.cell.Http;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * What each person of the seed's table sees while the control plane is down (the console's tab
+ * and the schedule aside: {@code ConsoleWatch} and {@link ScheduleCheck}), one {@link Check} each,
+ * judged as the seed says.
+ */
+public final class DuringOutage {
+
+    private final CellControl cell;
+    private final Http http;
+    private final Cast cast;
+
+    public DuringOutage(CellControl cell, Http http, Cast cast) {
+        this.cell = cell;
+        this.http = http;
+        this.cast = cast;
+    }
+
+    /** Every person's check; {@code newcomer} is this pass's person the gate never saw. */
+    public List<Check> all(Visitor newcomer) {
+        String when = Check.DURING;
+        return List.of(
+                check(SeedRow.APPS_ALREADY_OPENED, when, cast.viewer.role, "200, the app's page, from the gate's copy",
+                        () -> cast.viewer.get(cast.app, "/"),
+                        s -> s.status() == 200 && s.body().contains("Guestbook") && s.header("x-qaldy-access").endsWith("copy")
+                                && s.ms() < Ask.PROMPT_MS),
+                check(SeedRow.APPS_ALREADY_OPENED, when, cast.viewer.role + ", its server code",
+                        "200 from the app's server.js (the runtime host's code memory)",
+                        () -> cast.viewer.get(cast.app, "/api/entries", Map.of("Accept", "application/json")),
+                        s -> s.status() == 200 && s.ms() < Ask.PROMPT_MS),
+                check(SeedRow.SIGN_IN, when, newcomer.role, "503 “Temporarily unavailable”, never 200, never 403",
+                        () -> newcomer.get(cast.app, "/"),
+                        s -> s.status() == 503 && s.body().contains("Temporarily unavailable") && !s.header("retry-after").isEmpty()),
+                check(SeedRow.SIGN_IN, when, "a person signing in", "503 with Retry-After and a clear message, no stack trace",
+                        cast.viewer::signIn, s -> clearRefusal(s, 503)),
+                check(SeedRow.WEBHOOKS, when, "a webhook sender", "an error (503) with Retry-After, at once (no hang)",
+                        () -> cast.deliverWebhook("drill-" + UUID.randomUUID()), s -> clearRefusal(s, 503)),
+                check(SeedRow.CONSOLE, when, "a person opening the console", "the console's page loads (200) from the gate",
+                        () -> http.send(http.request(cell.publicHost(), "/console/").header("Accept", "text/html").GET().build()),
+                        s -> s.status() == 200 && s.header("content-type").contains("html")),
+                check(SeedRow.BUILDS, when, "a person starting a build", "503 with Retry-After and a clear message",
+                        () -> cast.owner.upload(cast.app, cast.bundle), s -> clearRefusal(s, 503)),
+                check(SeedRow.SPENDING_CAP, when, cast.payer.role, "503 “This app is asleep” (X-Qaldy-Cap: asleep), never served",
+                        () -> cast.payer.get(cast.cappedApp, "/"),
+                        s -> s.status() == 503 && s.header("x-qaldy-cap").equals("asleep") && s.body().contains("asleep")),
+                check(SeedRow.SHIELD, when, "a scanner bot (User-Agent sqlmap)", "403 from the shield (X-Qaldy-Shield)",
+                        () -> cast.viewer.get(cast.app, "/", Map.of("User-Agent", "sqlmap/1.8")),
+                        s -> s.status() == 403 && !s.header("x-qaldy-shield").isEmpty()));
+    }
+}

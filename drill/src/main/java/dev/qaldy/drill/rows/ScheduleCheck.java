@@ -1,0 +1,84 @@
+package dev.qaldy.drill.rows;
+
+import dev.qaldy.drill.cast.Cast;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The schedule's row in one pass: before the outage, the schedule's last fired tick and next
+ * tick; the outage lasts past that next tick; after the return exactly one catch-up run (actor
+ * {@code scheduler.catchup}) of a missed tick, and no ordinary run of a tick inside the outage.
+ */
+public final class ScheduleCheck {
+
+    static final String WHO = "a schedule (the app's job, on a cron)";
+    static final String CATCHUP_ACTOR = "scheduler.catchup";
+
+    private final Cast cast;
+    private Instant lastFiredBefore;
+    private Instant nextTick;
+
+    public ScheduleCheck(Cast cast) {
+        this.cast = cast;
+    }
+
+    /** Reads the schedule before the outage; returns its next tick, which the outage must outlast. */
+    public Instant before() {
+        JsonObject schedule = cast.schedule();
+        lastFiredBefore = schedule.isNull("lastFiredTick") ? Instant.EPOCH : Instant.parse(schedule.getString("lastFiredTick"));
+        nextTick = Instant.parse(schedule.getString("nextTick"));
+        return nextTick;
+    }
+
+    /**
+     * Waits up to {@code wait} for the catch-up run to succeed, then {@code settle} more (a few of
+     * the scheduler's own ticks) and counts: one catch-up, none fired during the outage.
+     *
+     * @param outageStart when the control plane was stopped
+     * @param returned    when it was started again
+     */
+    public Check after(Instant outageStart, Instant returned, Duration wait, Duration settle) {
+        String expected = "nothing fired while down; one catch-up run (actor " + CATCHUP_ACTOR + ") of a tick missed since "
+                + "the outage began, however many were missed";
+        if (!nextTick.isBefore(returned)) {
+            return new Check(SeedRow.SCHEDULES, Check.AFTER, WHO, expected, "no tick fell in the outage (next tick " + nextTick
+                    + "); the drill's outage was too short", -1, false, null);
+        }
+        try {
+            Instant deadline = Instant.now().plus(wait);
+            JsonObject caughtUp = null;
+            while (caughtUp == null && Instant.now().isBefore(deadline)) {
+                caughtUp = catchUps().stream().filter(r -> r.getString("state", "").equals("succeeded")).findFirst().orElse(null);
+                if (caughtUp == null) {
+                    Cast.pause(Duration.ofSeconds(1));
+                }
+            }
+            long ms = Duration.between(returned, Instant.now()).toMillis();
+            Cast.pause(settle);
+            int catchUps = catchUps().size();
+            long firedWhileDown = ofSchedule().stream().filter(r -> r.getString("actor", "").equals("scheduler"))
+                    .map(r -> Instant.parse(r.getString("tick")))
+                    .filter(t -> !t.isBefore(outageStart) && t.isBefore(returned)).count();
+            String seen = (caughtUp == null ? "no catch-up run within " + wait.toSeconds() + " s"
+                    : "catch-up of tick " + caughtUp.getString("tick") + " succeeded " + ms + " ms after the return")
+                    + "; catch-up runs: " + catchUps + "; ordinary runs of ticks inside the outage: " + firedWhileDown;
+            return new Check(SeedRow.SCHEDULES, Check.AFTER, WHO, expected, seen, caughtUp == null ? -1 : ms,
+                    caughtUp != null && catchUps == 1 && firedWhileDown == 0, null);
+        } catch (RuntimeException e) {
+            return Check.broken(SeedRow.SCHEDULES, Check.AFTER, WHO, expected, e);
+        }
+    }
+
+    private List<JsonObject> catchUps() {
+        return ofSchedule().stream().filter(r -> r.getString("actor", "").equals(CATCHUP_ACTOR)
+                && Instant.parse(r.getString("tick")).isAfter(lastFiredBefore)).toList();
+    }
+
+    private List<JsonObject> ofSchedule() {
+        return cast.runs().stream().filter(r -> r.get("schedule") instanceof JsonNumber n && n.longValue() == cast.scheduleId)
+                .toList();
+    }
+}
