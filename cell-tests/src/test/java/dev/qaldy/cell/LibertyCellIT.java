@@ -1,52 +1,47 @@
 package dev.qaldy.cell;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import jakarta.json.JsonNumber;
-import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Issue 8: the same artifacts on Open Liberty. A whole cell from {@code bin/qaldy up --server
  * liberty} (the control plane as the control EAR, the WARs unchanged, the H2 TCP server as on
- * Payara), the seeded guestbook opened, and the seed's rule checked with the API killed for real:
- * the person the gate remembers keeps access, a person it never saw gets 503, and once the API is
- * back (restarted without the flag, on Liberty again) both are asked and the minute the scheduler
- * missed runs once as a catch-up (EJB timers of the EAR's scheduler module). Durations shortened
- * through config: access freshness 1 s, API timeout 500 ms, scheduler ticks every 2 s.
+ * Payara), the seeded guestbook opened, and {@code bin/qaldy drill} passing every row of the
+ * seed's table on it, the API killed and then the database stopped for real (the control plane
+ * restarted without the flag, on Liberty again; the schedule's catch-up through the EAR's
+ * scheduler module's EJB timers). Durations shortened through config: access freshness 1 s, API
+ * timeout 500 ms, console poll 2 s, cap states every 2 s, scheduler ticks every 2 s.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LibertyCellIT {
 
     static Cell cell;
     static Person owner;
-    static Person newcomer;
 
     @BeforeAll
     static void startCell() throws Exception {
         cell = Cell.up("liberty", Map.of(
                 // One Liberty install for every Liberty cell of the build, unzipped once from Maven.
                 "QALDY_LIBERTY_HOME", Cell.repository().resolve("cell-tests/target/liberty/wlp").toString(),
+                "QALDY_OPTS", "-Dqaldy.cap.refresh=PT2S -Dqaldy.cap.report-interval=PT1S",
                 "QALDY_OPTS_GATE", "-Dqaldy.gate.access-freshness=PT1S -Dqaldy.gate.access-timeout-ms=500"
-                        + " -Dqaldy.gate.breaker-delay-ms=2000",
+                        + " -Dqaldy.gate.breaker-delay-ms=2000 -Dqaldy.console.poll-interval=PT2S",
                 "QALDY_OPTS_RUNTIME", "-Dqaldy.runtime.live-freshness=PT1S",
                 "QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S"), "liberty");
         Map<String, String> demo = cell.demoEnv();
         owner = Person.existing(cell, demo.get("QALDY_DEMO_EMAIL"), demo.get("QALDY_DEMO_PASSWORD"));
-        newcomer = Person.signUp(cell, "newcomer@example.com");
-        assertThat(owner.api("POST", "/apps/guestbook/shares", "{\"email\":\"newcomer@example.com\"}").statusCode())
-                .isEqualTo(201);
         owner.openApp("guestbook");
-        newcomer.openApp("guestbook"); // signed in on the app's origin, but never let in yet
     }
 
     @AfterAll
@@ -57,6 +52,7 @@ class LibertyCellIT {
     }
 
     @Test
+    @Order(1)
     void every_component_but_the_database_runs_on_liberty_and_the_control_plane_is_the_ear() throws Exception {
         String status = cell.qaldy("status");
         assertThat(status).containsPattern("db\\s+\\d+\\s+" + cell.port("db") + "\\s+ready\\s+h2");
@@ -69,66 +65,28 @@ class LibertyCellIT {
     }
 
     @Test
-    void killed_api_the_remembered_person_keeps_the_app_a_newcomer_gets_503_and_once_it_is_back_both_are_asked_and_the_missed_minute_runs_once()
-            throws Exception {
+    @Order(3)
+    void the_drill_passes_every_row_of_the_seed_table_on_liberty() throws Exception {
+        Path out = cell.var().resolve("drill/liberty");
+        Cell.Run run = cell.run(Map.of("QALDY_DRILL_OPTS", "-Dqaldy.drill.return-wait=PT90S -Dqaldy.drill.catch-up-wait=PT90S"),
+                Duration.ofMinutes(20), "drill", "--out", out.toString());
+        assertThat(run.exit()).as(run.output() + DrillIT.report(out)).isZero();
+        String md = Files.readString(out.resolve("report.md"));
+        assertThat(md).contains("Result: **PASS**").contains("## The API killed").contains("## The database stopped");
+        assertThat(out.resolve("console-kill.png")).isNotEmptyFile();
+        // bin/qaldy start without --server: the cell remembers control ran on Liberty.
+        assertThat(cell.qaldy("status")).containsPattern("control\\s+\\d+\\s+" + cell.port("control") + "\\s+ready\\s+liberty");
+    }
+
+    @Test
+    @Order(2)
+    void the_seeded_guestbook_opens_for_its_owner_and_not_for_a_person_it_was_not_shared_with() throws Exception {
         HttpResponse<String> asked = owner.get("guestbook", "/");
         assertAccess(asked, 200, "asked");
         assertThat(asked.body()).contains("Guestbook");
-        HttpResponse<String> schedule = owner.api("POST", "/apps/guestbook/schedules", "{\"cron\":\"* * * * *\",\"job\":\"digest\"}");
-        assertThat(schedule.statusCode()).as(schedule.body()).isEqualTo(201);
-        long everyMinute = Person.json(schedule.body()).getJsonNumber("id").longValue();
-        Thread.sleep(1_200); // past the freshness window: the next request asks the API
-
-        cell.qaldy("stop", "control", "--kill");
-        Instant missed = Instant.now().truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES);
-        try {
-            HttpResponse<String> fromCopy = owner.get("guestbook", "/");
-            assertAccess(fromCopy, 200, "outage-copy");
-            assertThat(fromCopy.body()).contains("Guestbook");
-
-            HttpResponse<String> never = newcomer.get("guestbook", "/");
-            assertThat(never.statusCode()).as("never let in before the outage → 503, not 403").isEqualTo(503);
-            assertThat(never.body()).contains("Temporarily unavailable");
-
-            sleepUntil(missed.plusSeconds(2)); // the every-minute schedule misses a tick
-        } finally {
-            cell.qaldy("start", "control"); // no --server: the cell remembers control ran on Liberty
-        }
-        assertThat(cell.qaldy("status")).containsPattern("control\\s+\\d+\\s+" + cell.port("control") + "\\s+ready\\s+liberty");
-
-        // Liberty's breaker (Failsafe inside) weighs its window after a success too: the first good
-        // answer after the outage can open it once more for breaker-delay (2 s here), so both wait.
-        for (Person person : new Person[] {owner, newcomer}) {
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
-                HttpResponse<String> page = person.get("guestbook", "/");
-                return page.statusCode() == 200 && "asked".equals(page.headers().firstValue("X-Qaldy-Access").orElse(""));
-            });
-        }
-
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> catchUps(everyMinute, missed).stream().anyMatch(r -> "succeeded".equals(r.getString("state", ""))));
-        Thread.sleep(6_000); // three more scheduler ticks: still one
-        assertThat(catchUps(everyMinute, missed)).as("the missed minute runs once").hasSize(1);
-    }
-
-    /** The catch-up runs of a schedule for ticks at or after {@code from} (the run API of issue 6). */
-    static List<JsonObject> catchUps(long schedule, Instant from) throws Exception {
-        HttpResponse<String> reply = owner.api("GET", "/apps/guestbook/runs?limit=200", null);
-        if (reply.statusCode() != 200) {
-            return List.of();
-        }
-        return Person.json(reply.body()).getJsonArray("runs").getValuesAs(JsonObject.class).stream()
-                .filter(r -> r.get("schedule") instanceof JsonNumber n && n.longValue() == schedule)
-                .filter(r -> "scheduler.catchup".equals(r.getString("actor", "")))
-                .filter(r -> !Instant.parse(r.getString("tick")).isBefore(from))
-                .toList();
-    }
-
-    static void sleepUntil(Instant when) throws InterruptedException {
-        long ms = Duration.between(Instant.now(), when).toMillis();
-        if (ms > 0) {
-            Thread.sleep(ms);
-        }
+        Person stranger = Person.signUp(cell, "stranger@example.com");
+        stranger.openApp("guestbook");
+        assertThat(stranger.get("guestbook", "/").statusCode()).isEqualTo(403);
     }
 
     static void assertAccess(HttpResponse<String> response, int status, String source) {
