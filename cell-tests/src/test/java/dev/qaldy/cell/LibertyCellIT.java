@@ -37,7 +37,7 @@ class LibertyCellIT {
                 // One Liberty install for every Liberty cell of the build, unzipped once from Maven.
                 "QALDY_LIBERTY_HOME", Cell.repository().resolve("cell-tests/target/liberty/wlp").toString(),
                 "QALDY_OPTS_GATE", "-Dqaldy.gate.access-freshness=PT1S -Dqaldy.gate.access-timeout-ms=500"
-                        + " -Dqaldy.gate.breaker-delay-ms=2000",
+                        + " -Dqaldy.gate.breaker-delay-ms=2000 -Dqaldy.gate.shield.refresh=PT1S",
                 "QALDY_OPTS_RUNTIME", "-Dqaldy.runtime.live-freshness=PT1S",
                 "QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S"), "liberty");
         Map<String, String> demo = cell.demoEnv();
@@ -109,6 +109,25 @@ class LibertyCellIT {
                 .until(() -> catchUps(everyMinute, missed).stream().anyMatch(r -> "succeeded".equals(r.getString("state", ""))));
         Thread.sleep(6_000); // three more scheduler ticks: still one
         assertThat(catchUps(everyMinute, missed)).as("the missed minute runs once").hasSize(1);
+    }
+
+    @Test
+    void a_bad_host_port_gets_a_4xx_and_the_owners_shield_settings_reach_a_liberty_gate() throws Exception {
+        int port = cell.port("gate");
+        for (String host : List.of("guestbook.localhost:" + port + "@evil.example", "guestbook.localhost:" + port + ":1",
+                "guestbook.localhost:abc")) {
+            String reply = PublishAndOpenIT.raw(port, "GET / HTTP/1.1\r\nHost: " + host
+                    + "\r\nUser-Agent: qaldy-cell-test\r\nAccept: text/html\r\nConnection: close\r\n\r\n");
+            assertThat(reply).as(host).startsWith("HTTP/1.1 4").doesNotContain("Guestbook");
+        }
+
+        HttpResponse<String> set = owner.api("PUT", "/apps/guestbook/shield", "{\"blockedUserAgents\":[\"(?i)liberty-bot\"]}");
+        assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            HttpResponse<String> bot = cell.send(owner.browserRequest("gate", "guestbook", "/").header("User-Agent", "Liberty-Bot/1").GET().build());
+            return bot.statusCode() == 403 && "bot-rule".equals(bot.headers().firstValue("X-Qaldy-Shield").orElse(""));
+        });
+        assertThat(owner.api("PUT", "/apps/guestbook/shield", "{}").statusCode()).isEqualTo(200);
     }
 
     /** The catch-up runs of a schedule for ticks at or after {@code from} (the run API of issue 6). */
