@@ -74,6 +74,11 @@ public final class ShieldSettings {
         return configured;
     }
 
+    /** How many apps' owner settings the gate holds. */
+    public int learnedCount() {
+        return learned.size();
+    }
+
     /** What the gate learned from the control plane, by app (a copy). */
     public Map<String, OwnerSettings> learned() {
         return new TreeMap<>(learned);
