@@ -14,10 +14,15 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * Issue 5's per-app shield settings end to end on a real cell: the owner lowers the app's daily
- * limit and blocks a user agent through the API, the gate learns it in the background and answers
+ * Issue 5's per-app shield settings end to end on a real cell: the owner sets them in the console;
+ * lowers the app's daily limit and blocks a user agent through the API, the gate learns it in the background and answers
  * 429 with {@code Retry-After}; with the control plane killed the limit still holds, resets at the
  * time the gate said (the shield's "day" is shortened to {@value #DAY_SECONDS} s through config) and
  * holds again after the reset, also in a gate restarted during the outage.
@@ -68,6 +73,31 @@ class ShieldSettingsIT {
 
     @Test
     @Order(2)
+    void the_owner_sets_the_shield_in_the_console() throws Exception {
+        try (Browser browser = new Browser(cell.var().resolve("browser"))) {
+            WebDriver driver = browser.driver;
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+            driver.get("http://" + cell.publicHost() + "/console/");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("email"))).sendKeys(owner.email);
+            driver.findElement(By.id("password")).sendKeys(owner.password);
+            driver.findElement(By.id("signin")).click();
+            wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-open='walled']")));
+            driver.get("http://" + cell.publicHost() + "/console/#/apps/walled");
+            WebElement perDay = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("shield-perAppPerDay")));
+            perDay.clear();
+            perDay.sendKeys("500");
+            driver.findElement(By.id("shield-blockedUserAgents")).sendKeys("(?i)consolebot");
+            driver.findElement(By.id("shield-save")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("shield-msg"), "Saved"));
+            browser.screenshot(cell.root().resolve("cell-tests/target/screenshots/shield.png"));
+        }
+        HttpResponse<String> saved = owner.api("GET", "/apps/walled/shield", null);
+        assertThat(Person.json(saved.body()).getJsonNumber("perAppPerDay").longValue()).isEqualTo(500);
+        assertThat(saved.body()).contains("(?i)consolebot");
+    }
+
+    @Test
+    @Order(3)
     void a_low_daily_limit_set_through_the_api_reaches_the_gate_and_holds_with_the_control_plane_killed() throws Exception {
         assertThat(owner.get("walled", "/").statusCode()).isEqualTo(200);
         HttpResponse<String> set = owner.api("PUT", "/apps/walled/shield",
@@ -101,7 +131,7 @@ class ShieldSettingsIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void a_gate_restarted_during_the_outage_keeps_the_settings_it_last_knew() throws Exception {
         cell.qaldy("stop", "gate");
         cell.qaldy("start", "gate");

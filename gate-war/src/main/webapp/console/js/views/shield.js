@@ -10,7 +10,7 @@ import { explain, waitingNote, whenBack } from '../outage.js';
 const NUMBERS = [
   ['perClientPerMinute', 'Requests a minute per visitor', 'Each visitor’s address; empty: the plan’s limit.'],
   ['perAppPerMinute', 'Requests a minute for everyone', 'All visitors together; empty: the plan’s limit.'],
-  ['perAppPerDay', 'Requests a day', 'Past it, visitors get “daily limit reached” until the next day (UTC); empty: the plan’s limit.'],
+  ['perAppPerDay', 'Requests a day', 'Past it, visitors get “daily limit reached” until the next day starts; empty: the plan’s limit.'],
 ];
 const LISTS = [
   ['blockedUserAgents', 'Blocked user agents', 'One regular expression a line, searched in the User-Agent, e.g. (?i)curl.'],
