@@ -1,11 +1,13 @@
 package dev.qaldy.cell;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,7 +38,7 @@ class LibertyCellIT {
                 "QALDY_LIBERTY_HOME", Cell.repository().resolve("cell-tests/target/liberty/wlp").toString(),
                 "QALDY_OPTS", "-Dqaldy.cap.refresh=PT2S -Dqaldy.cap.report-interval=PT1S",
                 "QALDY_OPTS_GATE", "-Dqaldy.gate.access-freshness=PT1S -Dqaldy.gate.access-timeout-ms=500"
-                        + " -Dqaldy.gate.breaker-delay-ms=2000 -Dqaldy.console.poll-interval=PT2S",
+                        + " -Dqaldy.gate.breaker-delay-ms=2000 -Dqaldy.console.poll-interval=PT2S -Dqaldy.gate.shield.refresh=PT1S",
                 "QALDY_OPTS_RUNTIME", "-Dqaldy.runtime.live-freshness=PT1S",
                 "QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S"), "liberty");
         Map<String, String> demo = cell.demoEnv();
@@ -66,6 +68,26 @@ class LibertyCellIT {
 
     @Test
     @Order(3)
+    void a_bad_host_port_gets_a_4xx_and_the_owners_shield_settings_reach_a_liberty_gate() throws Exception {
+        int port = cell.port("gate");
+        for (String host : List.of("guestbook.localhost:" + port + "@evil.example", "guestbook.localhost:" + port + ":1",
+                "guestbook.localhost:abc")) {
+            String reply = PublishAndOpenIT.raw(port, "GET / HTTP/1.1\r\nHost: " + host
+                    + "\r\nUser-Agent: qaldy-cell-test\r\nAccept: text/html\r\nConnection: close\r\n\r\n");
+            assertThat(reply).as(host).startsWith("HTTP/1.1 4").doesNotContain("Guestbook");
+        }
+
+        HttpResponse<String> set = owner.api("PUT", "/apps/guestbook/shield", "{\"blockedUserAgents\":[\"(?i)liberty-bot\"]}");
+        assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            HttpResponse<String> bot = cell.send(owner.browserRequest("gate", "guestbook", "/").header("User-Agent", "Liberty-Bot/1").GET().build());
+            return bot.statusCode() == 403 && "bot-rule".equals(bot.headers().firstValue("X-Qaldy-Shield").orElse(""));
+        });
+        assertThat(owner.api("PUT", "/apps/guestbook/shield", "{}").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    @Order(4)
     void the_drill_passes_every_row_of_the_seed_table_on_liberty() throws Exception {
         Path out = cell.var().resolve("drill/liberty");
         Cell.Run run = cell.run(Map.of("QALDY_DRILL_OPTS", "-Dqaldy.drill.return-wait=PT90S -Dqaldy.drill.catch-up-wait=PT90S"),

@@ -8,6 +8,7 @@ import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
 import jakarta.json.JsonObject;
 import java.io.ByteArrayOutputStream;
+import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import org.openqa.selenium.By;
@@ -20,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.interfaces.ECPrivateKey;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -173,6 +175,36 @@ class PublishAndOpenIT {
         assertThat(cell.send(cell.request("a.b.localhost:" + cell.port("gate"), "/").GET().build()).statusCode()).isEqualTo(400);
         assertThat(cell.send(cell.request(cell.publicHost(), "/api/v1/internal/access?app=guestbook&person=1")
                 .GET().build()).statusCode()).isEqualTo(404);
+    }
+
+    /**
+     * Host ports the server's HTTP parser cannot read, written on the wire as they are (Java's
+     * HTTP client would refuse to send them): the gate's clear 400, never Payara's empty 200, never
+     * the app. A signed-in person's cookie goes with them, so a mistaken route would show the app.
+     */
+    @Test
+    void a_host_header_with_a_bad_or_doubled_port_gets_a_clear_400() throws Exception {
+        demo.openApp("guestbook");
+        String cookie = demo.browserRequest("gate", "guestbook", "/").build().headers().firstValue("Cookie").orElseThrow();
+        int port = cell.port("gate");
+        for (String host : List.of("guestbook.localhost:" + port + "@evil.example", "guestbook.localhost:" + port + ":1",
+                "guestbook.localhost:abc", "localhost:" + port + "@evil.example", "guestbook.localhost:" + port + ":" + port)) {
+            String reply = raw(port, "GET / HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: qaldy-cell-test\r\nAccept: text/html\r\n"
+                    + "Cookie: " + cookie + "\r\nConnection: close\r\n\r\n");
+            assertThat(reply).as(host).startsWith("HTTP/1.1 400 ");
+            assertThat(reply).as(host).contains("Unknown address").doesNotContain("Guestbook");
+        }
+        assertThat(demo.get("guestbook", "/").statusCode()).as("the same person with a good Host").isEqualTo(200);
+    }
+
+    /** One request as raw bytes on a socket; the whole answer (the gate closes the connection). */
+    static String raw(int port, String request) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     static Path guestbookSource() {

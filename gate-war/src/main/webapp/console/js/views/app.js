@@ -1,5 +1,5 @@
 // One app ('#/apps/<name>'): what is live, and for its owner: builds (upload, log, promote),
-// sharing (add, revoke) and deleting the app.
+// sharing (add, revoke), schedules, webhooks, the shield and deleting the app.
 
 import { api, seg } from '../api.js';
 import { h, loading, messageLine, replace, safeHttpUrl, say, setDisabled, timeElement, whileBusy } from '../dom.js';
@@ -7,6 +7,7 @@ import { navigate, flash } from '../router.js';
 import { openApp, openFailure } from './open.js';
 import { LIST_WAITS, explain, waitingNote, whenBack } from '../outage.js';
 import { hooksSection, schedulesSection } from './jobs.js';
+import { shieldSection } from './shield.js';
 
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
 const FINAL = new Set(['succeeded', 'failed']);
@@ -101,6 +102,7 @@ function renderApp(ctx, app, body) {
     sections.push(sharingSection(ctx, name));
     sections.push(schedulesSection(ctx, name));
     sections.push(hooksSection(ctx, name));
+    sections.push(shieldSection(ctx, name));
     sections.push(deleteSection(ctx, name));
   } else {
     sections.push(h('section', { class: 'card' },

@@ -56,10 +56,14 @@ public final class DailyLimits {
      */
     static final Duration KEPT_AFTER_ITS_DAY = Duration.ofHours(1);
 
+    /** The calendar day. */
+    static final Duration ONE_DAY = Duration.ofDays(1);
+
     private final Clock clock;
     private final TimeMeter meter;
     private final ZoneId zone;
-    private final Cache<String, Day> days;
+    private final Days days;
+    private final Cache<String, Day> counters;
 
     /**
      * @param clock       the wall clock: which date it is
@@ -68,13 +72,29 @@ public final class DailyLimits {
      * @param maxCounters most apps counted at once
      */
     public DailyLimits(Clock clock, TimeMeter meter, ZoneId zone, long maxCounters) {
+        this(clock, meter, zone, ONE_DAY, maxCounters);
+    }
+
+    /**
+     * @param clock       the wall clock: which day it is
+     * @param meter       the monotonic clock (nanoseconds): how long a day has run
+     * @param zone        the zone whose days count (and in which the next day's start is shown)
+     * @param dayLength   {@code P1D}: the zone's calendar days; anything else (tests, drills): "days"
+     *                    of exactly this length counted from the epoch, e.g. {@code PT30S}
+     * @param maxCounters most apps counted at once
+     */
+    public DailyLimits(Clock clock, TimeMeter meter, ZoneId zone, Duration dayLength, long maxCounters) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.meter = Objects.requireNonNull(meter, "meter");
         this.zone = Objects.requireNonNull(zone, "zone");
+        if (dayLength.compareTo(Duration.ofSeconds(1)) < 0 || dayLength.compareTo(ONE_DAY) > 0) {
+            throw new IllegalArgumentException("a day is 1 s to 1 day long: " + dayLength);
+        }
+        this.days = dayLength.equals(ONE_DAY) ? new CalendarDays(zone) : new FixedDays(dayLength.toMillis());
         if (meter.isWallClockBased()) {
             throw new IllegalArgumentException("daily limits need a monotonic time meter besides the wall clock");
         }
-        this.days = Caffeine.newBuilder()
+        this.counters = Caffeine.newBuilder()
                 .maximumSize(maxCounters)
                 .ticker(meter::currentTimeNanos)
                 .executor(Runnable::run)
@@ -103,9 +123,9 @@ public final class DailyLimits {
         long mono = meter.currentTimeNanos();
         Outcome[] outcome = new Outcome[1];
         // compute, not get: the counter's expiry is set anew from its state after this count
-        days.asMap().compute(app, (a, day) -> {
-            Day counter = day == null ? new Day(now, mono, zone) : day;
-            outcome[0] = counter.count(now, mono, perDay, zone);
+        counters.asMap().compute(app, (a, day) -> {
+            Day counter = day == null ? new Day(now, mono, days) : day;
+            outcome[0] = counter.count(now, mono, perDay, days, zone);
             return counter;
         });
         return outcome[0];
@@ -116,37 +136,75 @@ public final class DailyLimits {
         return zone;
     }
 
-    /** Apps with a counter now (an estimate). */
-    public long size() {
-        return days.estimatedSize();
+    /** How days are cut, for the log: calendar days, or fixed "days" of a length. */
+    public String dayRule() {
+        return days instanceof FixedDays f ? "days of " + Duration.ofMillis(f.millis()) + " from the epoch" : "calendar days";
     }
 
-    /** One app's counter: its date, when that date ends on the monotonic clock, and the count. */
+    /** Apps with a counter now (an estimate). */
+    public long size() {
+        return counters.estimatedSize();
+    }
+
+    /** How days are cut: which day an instant is in (a number that grows by one a day), and when a day starts. */
+    interface Days {
+        long dayOf(Instant now);
+
+        Instant startOf(long day);
+    }
+
+    /** The zone's calendar days ({@code ZonedDateTime} rules: 23- and 25-hour days are what they are). */
+    record CalendarDays(ZoneId zone) implements Days {
+        @Override
+        public long dayOf(Instant now) {
+            return now.atZone(zone).toLocalDate().toEpochDay();
+        }
+
+        @Override
+        public Instant startOf(long day) {
+            return LocalDate.ofEpochDay(day).atStartOfDay(zone).toInstant();
+        }
+    }
+
+    /** "Days" of a fixed length in milliseconds from the epoch (a shortened day for tests and drills). */
+    record FixedDays(long millis) implements Days {
+        @Override
+        public long dayOf(Instant now) {
+            return Math.floorDiv(now.toEpochMilli(), millis);
+        }
+
+        @Override
+        public Instant startOf(long day) {
+            return Instant.ofEpochMilli(day * millis);
+        }
+    }
+
+    /** One app's counter: its day, when that day ends on the monotonic clock, and the count. */
     static final class Day {
-        private LocalDate date;
+        private long date;
         private long endsAtMono;
         private long count;
         private boolean refused;
         /** How long, from the last request, until this date is over on both clocks (nanoseconds). */
         private long leftAtLastRequest;
 
-        Day(Instant now, long mono, ZoneId zone) {
-            open(now.atZone(zone).toLocalDate(), now, mono, zone);
+        Day(Instant now, long mono, Days days) {
+            open(days.dayOf(now), now, mono, days);
         }
 
-        private void open(LocalDate newDate, Instant now, long mono, ZoneId zone) {
+        private void open(long newDate, Instant now, long mono, Days days) {
             date = newDate;
             count = 0;
             refused = false;
-            endsAtMono = mono + nanosUntil(now, startOf(newDate.plusDays(1), zone));
+            endsAtMono = mono + nanosUntil(now, days.startOf(newDate + 1));
         }
 
-        synchronized Outcome count(Instant now, long mono, long perDay, ZoneId zone) {
-            LocalDate wallDate = now.atZone(zone).toLocalDate();
-            if (wallDate.isAfter(date) && mono - endsAtMono >= 0) {
-                open(wallDate, now, mono, zone);
+        synchronized Outcome count(Instant now, long mono, long perDay, Days days, ZoneId zone) {
+            long wallDate = days.dayOf(now);
+            if (wallDate > date && mono - endsAtMono >= 0) {
+                open(wallDate, now, mono, days);
             }
-            ZonedDateTime next = date.plusDays(1).atStartOfDay(zone);
+            ZonedDateTime next = days.startOf(date + 1).atZone(zone);
             long wait = Math.max(nanosUntil(now, next.toInstant()), Math.max(0, endsAtMono - mono));
             leftAtLastRequest = wait;
             if (count >= perDay) {
@@ -161,10 +219,6 @@ public final class DailyLimits {
         /** How long to keep this counter after its last request. */
         synchronized long keepFor() {
             return leftAtLastRequest + KEPT_AFTER_ITS_DAY.toNanos();
-        }
-
-        private static Instant startOf(LocalDate date, ZoneId zone) {
-            return date.atStartOfDay(zone).toInstant();
         }
 
         /** Nanoseconds from {@code now} to {@code then}; 0 when it has passed, saturated far ahead. */

@@ -48,6 +48,11 @@ public class Shield {
         log.log(Level.INFO, "gate: shield ready, in memory and without the control plane: {0}", rules.summary());
     }
 
+    /** Each app's settings: config's, joined by what the gate learned from the control plane. */
+    public ShieldSettings settings() {
+        return rules.settings();
+    }
+
     /** The verdict on one request; a refusal is counted by reason and logged at FINE. */
     public ShieldVerdict check(ShieldTarget target, ShieldRequest req) {
         ShieldVerdict verdict = rules.check(target, req);

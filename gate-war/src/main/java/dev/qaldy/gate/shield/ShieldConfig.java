@@ -4,6 +4,8 @@ import dev.qaldy.gate.platform.AppName;
 import io.github.bucket4j.TimeMeter;
 import java.time.Clock;
 import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,6 +38,8 @@ import java.util.logging.Logger;
  * qaldy.gate.shield.max-header-count                100
  * qaldy.gate.shield.max-header-bytes                16384   characters of all header names and values
  * qaldy.gate.shield.day-zone                        UTC     the zone whose days the daily limit counts
+ * qaldy.gate.shield.day-length                      P1D     P1D: calendar days; shorter (tests, drills): fixed "days" from the epoch
+ * qaldy.gate.shield.max-learned-apps                100000  apps whose owner's settings (from the control plane) are kept
  * qaldy.gate.shield.plan.&lt;plan&gt;.per-client-per-minute  free: 600
  * qaldy.gate.shield.plan.&lt;plan&gt;.burst                  per-client-per-minute / 6 (free: 100)
  * qaldy.gate.shield.plan.&lt;plan&gt;.per-app-per-minute     free: 6000
@@ -106,13 +110,18 @@ public final class ShieldConfig {
         } catch (DateTimeException e) {
             throw new IllegalStateException("qaldy.gate.shield.day-zone is not a time zone: " + e.getMessage(), e);
         }
+        Duration dayLength = duration("qaldy.gate.shield.day-length", DailyLimits.ONE_DAY);
+        if (dayLength.compareTo(Duration.ofSeconds(1)) < 0 || dayLength.compareTo(DailyLimits.ONE_DAY) > 0) {
+            throw new IllegalStateException("qaldy.gate.shield.day-length must be 1 s to 1 day: " + dayLength);
+        }
         Map<String, Plan> plans = plans(names);
-        ShieldSettings settings = new ShieldSettings(apps(names, plans));
+        ShieldSettings settings = new ShieldSettings(apps(names, plans),
+                (int) Math.min(Integer.MAX_VALUE, number("qaldy.gate.shield.max-learned-apps", 100_000, 1)));
         Limit api = limit(SHIELD + "api.", 300, null);
         Limit signIn = limit(SHIELD + "sign-in.", 30, 20L);
         Set<String> signInPaths = new TreeSet<>(list(value("qaldy.gate.shield.sign-in-paths").orElse(DEFAULT_SIGN_IN_PATHS)));
         return new ShieldRules(clients, ranges("qaldy.gate.shield.denied-cidrs"), bots, settings, plans, api, signIn,
-                signInPaths, new RateLimiter(meter, maxBuckets), new DailyLimits(clock, meter, zone, maxBuckets), log);
+                signInPaths, new RateLimiter(meter, maxBuckets), new DailyLimits(clock, meter, zone, dayLength, maxBuckets), log);
     }
 
     /** The free plan and every plan named in a {@code qaldy.gate.shield.plan.<plan>.<key>} property. */
@@ -214,6 +223,18 @@ public final class ShieldConfig {
             throw new IllegalStateException(name + " must be at least " + min + ": " + n);
         }
         return n;
+    }
+
+    private Duration duration(String name, Duration fallback) {
+        Optional<String> v = value(name).map(String::trim);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        try {
+            return Duration.parse(v.get());
+        } catch (DateTimeParseException e) {
+            throw new IllegalStateException(name + " is not an ISO-8601 duration (e.g. PT30S, P1D): " + v.get(), e);
+        }
     }
 
     private boolean bool(String name, boolean fallback) {

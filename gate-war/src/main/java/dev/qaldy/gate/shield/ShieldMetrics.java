@@ -10,13 +10,14 @@ import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
-/** The shield's MicroProfile Metrics: refusals by reason, and how many buckets and daily counters it holds. */
+/** The shield's MicroProfile Metrics: refusals by reason, and how many buckets, daily counters and owners' settings it holds. */
 @ApplicationScoped
 public class ShieldMetrics {
 
     static final String BLOCKED = "qaldy_gate_shield_blocked";
     static final String BUCKETS = "qaldy_gate_shield_buckets";
     static final String DAILY_COUNTERS = "qaldy_gate_shield_daily_counters";
+    static final String LEARNED_APPS = "qaldy_gate_shield_learned_apps";
 
     @Inject
     MetricRegistry registry;
@@ -41,6 +42,9 @@ public class ShieldMetrics {
         registry.gauge(Metadata.builder().withName(DAILY_COUNTERS)
                 .withDescription("Apps whose requests the shield counts for the daily limit").build(),
                 rules, r -> r.days().size());
+        registry.gauge(Metadata.builder().withName(LEARNED_APPS)
+                .withDescription("Apps whose owner's shield settings the gate learned from the control plane").build(),
+                rules, r -> r.settings().learnedCount());
     }
 
     /** Counts one refusal. */

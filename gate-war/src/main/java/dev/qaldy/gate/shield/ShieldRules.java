@@ -36,6 +36,7 @@ public final class ShieldRules {
     public static final String RESET = "RateLimit-Reset";
 
     private static final DateTimeFormatter DAY_START = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm", Locale.ROOT);
+    private static final DateTimeFormatter DAY_START_SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss", Locale.ROOT);
 
     private final ClientAddress clients;
     private final IpRanges deniedRanges;
@@ -116,9 +117,12 @@ public final class ShieldRules {
         return new ShieldVerdict.Pass(client.map(InetAddress::getHostAddress).orElse(req.peer()));
     }
 
-    /** The limits in force for an app with these settings: its plan, or free for a plan the gate does not know. */
+    /**
+     * The limits in force for an app with these settings: its plan (free for a plan the gate does
+     * not know), lowered where its owner set lower limits.
+     */
     Plan planOf(AppShieldSettings own) {
-        return plans.getOrDefault(own.plan(), plans.get(Plan.FREE));
+        return own.limits().tighten(plans.getOrDefault(own.plan(), plans.get(Plan.FREE)));
     }
 
     /** True for a POST to a sign-in path, compared on the decoded path without a trailing slash. */
@@ -177,9 +181,10 @@ public final class ShieldRules {
         return blocked(ShieldReason.DAILY_LIMIT, Page.dailyLimitReached(app, opensAgain(today)), headers);
     }
 
-    /** E.g. {@code 2025-06-02 00:00 UTC}. */
+    /** E.g. {@code 2025-06-02 00:00 UTC} (with seconds when a shortened day starts within a minute). */
     private static String opensAgain(DailyLimits.Outcome today) {
-        return DAY_START.format(today.nextDay()) + " " + today.nextDay().getZone().getId();
+        DateTimeFormatter format = today.nextDay().getSecond() == 0 ? DAY_START : DAY_START_SECONDS;
+        return format.format(today.nextDay()) + " " + today.nextDay().getZone().getId();
     }
 
     private static ShieldVerdict blocked(ShieldReason reason, Page page) {
@@ -207,8 +212,8 @@ public final class ShieldRules {
         return days;
     }
 
-    /** Where each app's settings come from. */
-    ShieldSettings settings() {
+    /** Where each app's settings come from: config, and what the gate learned from the control plane. */
+    public ShieldSettings settings() {
         return settings;
     }
 
@@ -220,7 +225,7 @@ public final class ShieldRules {
     /** A one-line summary for the log. */
     public String summary() {
         return "plans " + plans.values() + "; API " + apiLimit + " per client, sign-in " + signInLimit + " per client on POST "
-                + signInPaths + "; days in " + days.zone() + "; user agents blocked " + bots.blockedUserAgents()
+                + signInPaths + "; days in " + days.zone() + " (" + days.dayRule() + ")" + "; user agents blocked " + bots.blockedUserAgents()
                 + "; denied ranges " + deniedRanges + "; apps with their own settings " + settings.configured().keySet();
     }
 }

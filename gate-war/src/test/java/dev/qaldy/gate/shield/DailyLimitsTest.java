@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.qaldy.gate.shield.DailyLimits.Outcome;
 import io.github.bucket4j.TimeMeter;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -182,5 +183,39 @@ class DailyLimitsTest {
         assertThat(days.size()).isLessThanOrEqualTo(60);
         assertThatThrownBy(() -> new DailyLimits(time, TimeMeter.SYSTEM_MILLISECONDS, ZoneId.of("UTC"), 10))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aShortenedDayResetsOncePerItsLengthFromTheEpochAndAWallStepBackDoesNotReopenIt() {
+        FakeTime time = new FakeTime(Instant.parse("2025-06-01T09:00:10Z"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), Duration.ofSeconds(30), 100);
+        assertThat(days.dayRule()).isEqualTo("days of PT30S from the epoch");
+        assertThat(countAll(days, "guestbook", 2)).isEqualTo(2);
+        Outcome over = days.count("guestbook", 2);
+        assertThat(over.nextDay()).isEqualTo(ZonedDateTime.parse("2025-06-01T09:00:30Z[UTC]"));
+        assertThat(over.nanosToNextDay()).isEqualTo(Duration.ofSeconds(20).toNanos());
+
+        time.pass(Duration.ofSeconds(20).minusMillis(1));
+        assertThat(days.count("guestbook", 2).allowed()).isFalse();
+        time.pass(Duration.ofMillis(1));
+        assertThat(countAll(days, "guestbook", 2)).as("reset at 09:00:30").isEqualTo(2);
+        time.stepWall(Duration.ofSeconds(-45));
+        assertThat(days.count("guestbook", 2).allowed()).as("a step back reopens no earlier day").isFalse();
+        time.pass(Duration.ofSeconds(30));
+        assertThat(days.count("guestbook", 2).allowed()).as("the wall clock, stepped back, is still in the day").isFalse();
+        time.pass(Duration.ofSeconds(45));
+        assertThat(countAll(days, "guestbook", 2)).isEqualTo(2);
+    }
+
+    @Test
+    void aDayIsOneSecondToOneDayLong() {
+        FakeTime time = new FakeTime(Instant.parse("2025-06-01T09:00:00Z"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> new DailyLimits(time, time, ZoneId.of("UTC"), Duration.ofMillis(999), 100))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> new DailyLimits(time, time, ZoneId.of("UTC"), Duration.ofHours(25), 100))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(new DailyLimits(time, time, ZoneId.of("UTC"), Duration.ofDays(1), 100).dayRule()).isEqualTo("calendar days");
     }
 }

@@ -265,4 +265,27 @@ class ShieldRulesTest {
         assertThat(ShieldRules.seconds(1_000_000_000)).isEqualTo(1);
         assertThat(ShieldRules.seconds(1_000_000_001)).isEqualTo(2);
     }
+
+    @Test
+    void anOwnersSettingsLearnedFromTheControlPlaneTightenTheAppAndAreAddedToConfigs() {
+        OwnerSettings owner = OwnerSettings.read(jakarta.json.Json.createReader(new java.io.StringReader(
+                "{\"app\":\"limited\",\"sequence\":3,\"perAppPerDay\":2,\"perClientPerMinute\":100000,"
+                        + "\"blockedUserAgents\":[\"(?i)wget\"],\"deniedCidrs\":[\"203.0.113.0/24\"]}")).readObject(),
+                problem -> { }).orElseThrow();
+        assertThat(rules.settings().learn(owner)).isTrue();
+
+        assertThat(blocked(rules.check(LIMITED, get("203.0.113.9", BROWSER))).headers()).containsEntry("X-Qaldy-Shield", "denied-ip");
+        assertThat(blocked(rules.check(LIMITED, get("198.51.100.5", BROWSER))).headers()).as("config's range still")
+                .containsEntry("X-Qaldy-Shield", "denied-ip");
+        assertThat(blocked(rules.check(LIMITED, get("10.0.0.1", "Wget/1.21"))).headers()).containsEntry("X-Qaldy-Shield", "bot-rule");
+        assertThat(blocked(rules.check(LIMITED, get("10.0.0.1", "curl/8"))).headers()).as("config's pattern still")
+                .containsEntry("X-Qaldy-Shield", "bot-rule");
+
+        assertThat(rules.planOf(rules.settings().forApp("limited")).perClient().burst())
+                .as("a higher number than the plan's is not applied").isEqualTo(3);
+        assertThat(rules.check(LIMITED, get("10.0.0.1", BROWSER))).isInstanceOf(ShieldVerdict.Pass.class);
+        assertThat(rules.check(LIMITED, get("10.0.0.2", BROWSER))).isInstanceOf(ShieldVerdict.Pass.class);
+        Block day = blocked(rules.check(LIMITED, get("10.0.0.3", BROWSER)));
+        assertThat(day.headers()).containsEntry("X-Qaldy-Shield", "daily-limit").containsEntry("RateLimit-Limit", "2");
+    }
 }

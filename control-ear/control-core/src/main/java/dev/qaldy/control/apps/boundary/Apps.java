@@ -15,6 +15,7 @@ import dev.qaldy.control.platform.control.PublicUrls;
 import dev.qaldy.control.schedules.entity.Run;
 import dev.qaldy.control.schedules.entity.Schedule;
 import dev.qaldy.control.sharing.entity.Share;
+import dev.qaldy.control.shield.boundary.Shields;
 import dev.qaldy.control.tickets.entity.Ticket;
 import dev.qaldy.control.webhooks.entity.Delivery;
 import dev.qaldy.control.webhooks.entity.Hook;
@@ -56,6 +57,9 @@ public class Apps {
 
     @Inject
     Event<SharingChanged> sharingChanged;
+
+    @Inject
+    Shields shields;
 
     /**
      * Creates an app owned by {@code me}.
@@ -99,7 +103,7 @@ public class Apps {
 
     /**
      * Deletes the app with its builds, bundles, shares, tickets, schedules, runs, hooks and data
-     * (owner only); the audit log keeps its lines.
+     * (owner only), and clears its shield settings; the audit log keeps its lines.
      */
     public void delete(Session me, String name) {
         App app = guard.ownedForUpdate(me, name);
@@ -113,6 +117,7 @@ public class Apps {
         em.createNamedQuery(Hook.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.createNamedQuery(DataRecord.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.remove(app);
+        shields.clearFor(name); // the gates forget its shield settings
         sharingChanged.fire(new SharingChanged(name, app.sharingChanged()));
         audit.fire(new Audited(me.email(), Audited.APP_DELETE, app.id(), name, name));
     }

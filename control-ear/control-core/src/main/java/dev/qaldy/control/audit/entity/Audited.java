@@ -23,6 +23,8 @@ public record Audited(String actor, String action, Long appId, String appName, S
     public static final String PROMOTE = "promote";
     public static final String SHARE = "share";
     public static final String REVOKE = "revoke";
+    /** The owner changed the app's shield settings; the target summarises them. */
+    public static final String SHIELD = "shield";
 
     public Audited {
         Objects.requireNonNull(actor, "actor");

@@ -1,0 +1,58 @@
+package dev.qaldy.control.shield.boundary;
+
+import dev.qaldy.control.platform.boundary.ServiceCall;
+import dev.qaldy.control.platform.control.InvalidInput;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * {@code GET /api/v1/internal/shield-settings?since=S[&limit=N]} (service token): every app whose
+ * shield settings changed after sequence S, in sequence order →
+ * {@code {"settings":[…],"next":<last sequence>,"more":bool}} (N ≤ 1000, default 500). A deleted
+ * app appears once more with empty settings.
+ */
+@Path("internal/shield-settings")
+@ServiceCall
+@RequestScoped
+public class ShieldSettingsResource {
+
+    static final int DEFAULT_LIMIT = 500;
+
+    @Inject
+    Shields shields;
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response changed(@QueryParam("since") String since, @QueryParam("limit") String limit) {
+        Shields.Page page = shields.changedSince(whole("since", since, 0),
+                (int) Math.min(Shields.MAX_PAGE, Math.max(1, whole("limit", limit, DEFAULT_LIMIT))));
+        JsonArrayBuilder settings = Json.createArrayBuilder();
+        page.changes().forEach(v -> settings.add(ShieldJson.of(v)));
+        String json = Json.createObjectBuilder().add("settings", settings).add("next", page.next()).add("more", page.more())
+                .build().toString();
+        return Response.ok(json, MediaType.APPLICATION_JSON).header("Cache-Control", "no-store").build();
+    }
+
+    private static long whole(String name, String value, long fallback) {
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            long n = Long.parseLong(value.trim());
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new InvalidInput(name + " must be a whole number ≥ 0");
+        }
+    }
+}

@@ -1,0 +1,126 @@
+// The app's shield ('#/apps/<name>', owner only): lower limits than the plan's (per client, per
+// app, per day) and user agents and address ranges to block. Saved through the API
+// (PUT /api/v1/apps/<app>/shield); the gates pick the change up within about 15 seconds and keep
+// applying the last settings they knew while the control plane is down.
+
+import { api, seg } from '../api.js';
+import { h, loading, messageLine, replace, say, whileBusy } from '../dom.js';
+import { explain, waitingNote, whenBack } from '../outage.js';
+
+const NUMBERS = [
+  ['perClientPerMinute', 'Requests a minute per visitor', 'Each visitor’s address; empty: the plan’s limit.'],
+  ['perAppPerMinute', 'Requests a minute for everyone', 'All visitors together; empty: the plan’s limit.'],
+  ['perAppPerDay', 'Requests a day', 'Past it, visitors get “daily limit reached” until the next day starts; empty: the plan’s limit.'],
+];
+const LISTS = [
+  ['blockedUserAgents', 'Blocked user agents', 'One regular expression a line, searched in the User-Agent, e.g. (?i)curl.'],
+  ['deniedCidrs', 'Blocked addresses', 'One IP address or range a line, e.g. 203.0.113.0/24.'],
+];
+
+export function shieldSection(ctx, name) {
+  const state = h('div', {}, loading('Loading the shield…'));
+  const line = messageLine('shield-msg');
+  const inputs = {};
+  const fields = [];
+  for (const [key, label, hint] of NUMBERS) {
+    inputs[key] = h('input', {
+      id: `shield-${key}`, name: key, type: 'number', min: '1', step: '1', inputmode: 'numeric',
+      'aria-describedby': `shield-${key}-hint`, 'data-change': true,
+    });
+    fields.push(h('div', { class: 'field' },
+      h('label', { for: `shield-${key}` }, label),
+      h('p', { class: 'hint', id: `shield-${key}-hint` }, hint),
+      inputs[key]));
+  }
+  for (const [key, label, hint] of LISTS) {
+    inputs[key] = h('textarea', {
+      id: `shield-${key}`, name: key, rows: '3', spellcheck: 'false',
+      'aria-describedby': `shield-${key}-hint`, 'data-change': true,
+    });
+    fields.push(h('div', { class: 'field' },
+      h('label', { for: `shield-${key}` }, label),
+      h('p', { class: 'hint', id: `shield-${key}-hint` }, hint),
+      inputs[key]));
+  }
+  const save = h('button', { type: 'submit', id: 'shield-save', class: 'primary', 'data-change': true }, 'Save shield');
+  const form = h('form', { novalidate: true, 'aria-label': 'Shield settings', hidden: true }, ...fields,
+    h('div', { class: 'actions' }, save));
+
+  const show = (settings) => {
+    for (const [key] of NUMBERS) inputs[key].value = settings[key] == null ? '' : String(settings[key]);
+    for (const [key] of LISTS) inputs[key].value = (Array.isArray(settings[key]) ? settings[key] : []).join('\n');
+    form.hidden = false;
+    state.replaceChildren();
+  };
+
+  const read = () => {
+    const body = {};
+    for (const [key, label] of NUMBERS) {
+      const text = inputs[key].value.trim();
+      if (text === '') { body[key] = null; continue; }
+      const n = Number(text);
+      if (!Number.isInteger(n) || n < 1) {
+        inputs[key].setAttribute('aria-invalid', 'true');
+        throw new Error(`${label}: enter a whole number of at least 1, or leave it empty.`);
+      }
+      inputs[key].removeAttribute('aria-invalid');
+      body[key] = n;
+    }
+    for (const [key] of LISTS) {
+      body[key] = inputs[key].value.split('\n').map((s) => s.trim()).filter((s) => s !== '');
+    }
+    return body;
+  };
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    let body;
+    try {
+      body = read();
+    } catch (error) {
+      say(line, 'error', error.message);
+      return;
+    }
+    say(line, 'info', '');
+    whileBusy(save, 'Saving…', async () => {
+      let saved;
+      try {
+        saved = await api('PUT', `/apps/${seg(name)}/shield`, body, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        say(line, 'error', `Could not save the shield. ${explain(error)}`);
+        return;
+      }
+      show(saved);
+      say(line, 'success', 'Saved. The gates apply it within about 15 seconds.');
+    });
+  });
+
+  async function load() {
+    let settings;
+    try {
+      settings = await api('GET', `/apps/${seg(name)}/shield`, undefined, { signal: ctx.signal });
+    } catch (error) {
+      if (ctx.signal.aborted || error.handled) return;
+      if (error.notAnswering) {
+        replace(state, waitingNote('The control plane is not answering; the shield’s settings show here when it is back. '
+          + 'The gates keep applying the last ones they knew.', 'shield-waiting'));
+        whenBack(load, ctx.signal);
+        return;
+      }
+      replace(state,
+        h('p', { class: 'msg error', role: 'alert' }, `Could not load the shield. ${error.message}`),
+        h('button', { type: 'button', class: 'small', onclick: load }, 'Try again'));
+      return;
+    }
+    if (ctx.signal.aborted) return;
+    show(settings || {});
+  }
+  load();
+
+  return h('section', { class: 'card', 'aria-labelledby': 'shield-title' },
+    h('h2', { id: 'shield-title' }, 'Shield'),
+    h('p', {}, 'Limits lower than the app’s plan, and visitors to turn away. The gate applies them without asking '
+      + 'the control plane, so they hold while it is down.'),
+    state, form, line);
+}

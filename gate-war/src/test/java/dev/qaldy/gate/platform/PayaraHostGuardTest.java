@@ -1,0 +1,23 @@
+package dev.qaldy.gate.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class PayaraHostGuardTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"localhost", "localhost:8080", "app.localhost:1", "app.localhost:65535", "[::1]", "[::1]:8080",
+        "evil.example.com", "app.localhost."})
+    void aNameWithADecimalPortOrNonePasses(String host) {
+        assertThat(PayaraHostGuard.wellFormed(host)).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"app.localhost:8080@evil", "app.localhost:8080:1", "app.localhost:abc", "app.localhost:",
+        "app.localhost:123456", "app.localhost: 80", "[::1", "[::1]x", "[::1]:", "a:b:c", "app.localhost:-1"})
+    void anythingGrizzlyCannotReadOrTheGateWouldRefuseIsMalformed(String host) {
+        assertThat(PayaraHostGuard.wellFormed(host)).isFalse();
+    }
+}

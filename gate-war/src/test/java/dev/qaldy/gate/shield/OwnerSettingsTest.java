@@ -1,0 +1,104 @@
+package dev.qaldy.gate.shield;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OwnerSettingsTest {
+
+    private static JsonObject json(String text) {
+        return Json.createReader(new StringReader(text)).readObject();
+    }
+
+    private static OwnerSettings read(String text, List<String> problems) {
+        return OwnerSettings.read(json(text), problems::add).orElseThrow();
+    }
+
+    @Test
+    void ownLimitsOnlyTightenThePlan() {
+        Plan free = Plan.FREE_DEFAULTS;
+        assertThat(OwnLimits.NONE.tighten(free)).isSameAs(free);
+        Plan tight = new OwnLimits(60, 0, 3).tighten(free);
+        assertThat(tight.perClient()).isEqualTo(new Limit(60, 10));
+        assertThat(tight.perApp()).isEqualTo(free.perApp());
+        assertThat(tight.perAppPerDay()).isEqualTo(3);
+        Plan looser = new OwnLimits(1_000_000, 1_000_000, 1_000_000_000).tighten(free);
+        assertThat(looser).as("an owner never gets more than the plan").isEqualTo(free);
+        assertThat(new OwnLimits(6, 0, 0).tighten(free).perClient()).isEqualTo(new Limit(6, 1));
+    }
+
+    @Test
+    void aFeedEntryIsReadLeavingOutWhatDoesNotParse() {
+        List<String> problems = new ArrayList<>();
+        OwnerSettings owner = read("""
+                {"app":"guestbook","sequence":7,"perClientPerMinute":null,"perAppPerMinute":0,"perAppPerDay":3,
+                 "blockedUserAgents":["(?i)curl","(broken"],"deniedCidrs":["203.0.113.0/24","example.com"],"extra":1}""", problems);
+        assertThat(owner.app()).isEqualTo("guestbook");
+        assertThat(owner.sequence()).isEqualTo(7);
+        assertThat(owner.limits()).isEqualTo(new OwnLimits(0, 0, 3));
+        assertThat(owner.blockedUserAgents()).extracting(java.util.regex.Pattern::pattern).containsExactly("(?i)curl");
+        assertThat(owner.deniedRanges().ranges()).extracting(Cidr::toString).containsExactly("203.0.113.0/24");
+        assertThat(problems).hasSize(2);
+        assertThat(OwnerSettings.read(json("{\"app\":\"Bad.Name\",\"sequence\":1}"), problems::add)).isEmpty();
+        assertThat(OwnerSettings.read(json("{\"app\":\"ok\"}"), problems::add)).isEmpty();
+    }
+
+    @Test
+    void learnedSettingsJoinConfigsAndALaterChangeWinsAndEmptySettingsAreForgotten() throws Exception {
+        AppShieldSettings configured = new AppShieldSettings("tiny", BotRules.patterns("(?i)wget"), IpRanges.parse("192.0.2.0/24"));
+        ShieldSettings settings = new ShieldSettings(Map.of("guestbook", configured), 2);
+        List<String> problems = new ArrayList<>();
+        assertThat(settings.learn(read("{\"app\":\"guestbook\",\"sequence\":5,\"perAppPerDay\":3,\"blockedUserAgents\":[\"(?i)curl\"]}",
+                problems))).isTrue();
+        AppShieldSettings joined = settings.forApp("guestbook");
+        assertThat(joined.plan()).as("the plan stays config's").isEqualTo("tiny");
+        assertThat(joined.blockedUserAgents()).extracting(java.util.regex.Pattern::pattern).containsExactly("(?i)wget", "(?i)curl");
+        assertThat(joined.deniedRanges().contains(InetAddress.getByName("192.0.2.9"))).isTrue();
+        assertThat(joined.limits().perAppPerDay()).isEqualTo(3);
+
+        settings.learn(read("{\"app\":\"guestbook\",\"sequence\":4,\"perAppPerDay\":99}", problems));
+        assertThat(settings.forApp("guestbook").limits().perAppPerDay()).as("an older change does not replace a newer one").isEqualTo(3);
+
+        assertThat(settings.learn(read("{\"app\":\"memo\",\"sequence\":6,\"perAppPerDay\":1}", problems))).isTrue();
+        assertThat(settings.learn(read("{\"app\":\"third\",\"sequence\":7,\"perAppPerDay\":1}", problems)))
+                .as("bounded: a third app is not kept").isFalse();
+        assertThat(settings.forApp("third")).isEqualTo(AppShieldSettings.DEFAULT);
+
+        settings.learn(read("{\"app\":\"guestbook\",\"sequence\":8}", problems));
+        assertThat(settings.forApp("guestbook")).as("cleared: config's again").isSameAs(configured);
+        assertThat(settings.learned()).containsOnlyKeys("memo");
+    }
+
+    @Test
+    void theCopyOnDiskComesBackAsItWasWritten(@TempDir Path dir) throws Exception {
+        List<String> problems = new ArrayList<>();
+        OwnerSettings owner = read("{\"app\":\"guestbook\",\"sequence\":9,\"perClientPerMinute\":30,\"perAppPerDay\":3,"
+                + "\"blockedUserAgents\":[\"(?i)curl\"],\"deniedCidrs\":[\"2001:db8::/32\"]}", problems);
+        Path file = dir.resolve("gate-shield/shield-settings.json");
+        LearnedSettingsFile.write(file, 12, List.of(owner));
+        LearnedSettingsFile.Held held = LearnedSettingsFile.read(file, problems::add);
+        assertThat(held.next()).isEqualTo(12);
+        assertThat(held.settings()).hasSize(1);
+        OwnerSettings back = held.settings().get(0);
+        assertThat(back.limits()).isEqualTo(owner.limits());
+        assertThat(back.sequence()).isEqualTo(9);
+        assertThat(back.blockedUserAgents().get(0).pattern()).isEqualTo("(?i)curl");
+        assertThat(back.deniedRanges()).isEqualTo(owner.deniedRanges());
+        assertThat(problems).isEmpty();
+
+        Files.writeString(file, "not json");
+        assertThat(LearnedSettingsFile.read(file, problems::add).next()).as("unreadable: start over").isZero();
+        assertThat(problems).hasSize(1);
+        assertThat(LearnedSettingsFile.read(dir.resolve("none.json"), problems::add).settings()).isEmpty();
+    }
+}
