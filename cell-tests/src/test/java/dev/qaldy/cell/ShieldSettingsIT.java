@@ -3,6 +3,7 @@ package dev.qaldy.cell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.qaldy.drill.console.Browser;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
