@@ -1,5 +1,6 @@
 package dev.qaldy.runtime.bundles.control;
 
+import dev.qaldy.contract.http.LimitedBytes;
 import dev.qaldy.runtime.bundles.entity.BundleKey;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
 import dev.qaldy.runtime.platform.CellCredentials;
@@ -11,19 +12,14 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -134,7 +130,7 @@ public class ControlPlaneClient {
                 .GET()
                 .build();
         CompletableFuture<HttpResponse<byte[]>> exchange =
-                http.sendAsync(request, info -> new LimitedBytes(limit));
+                http.sendAsync(request, LimitedBytes.handler(limit, TooLargeException::new));
         HttpResponse<byte[]> response;
         try {
             // The request timeout stops waiting for headers only; this bounds the body as well.
@@ -172,57 +168,6 @@ public class ControlPlaneClient {
 
         TooLargeException(long limit) {
             super("over " + limit + " bytes");
-        }
-    }
-
-    /** Collects a body into memory and gives up (cancelling the exchange) past {@code limit} bytes. */
-    static final class LimitedBytes implements HttpResponse.BodySubscriber<byte[]> {
-
-        private final long limit;
-        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        private Flow.Subscription subscription;
-
-        LimitedBytes(long limit) {
-            this.limit = limit;
-        }
-
-        @Override
-        public CompletionStage<byte[]> getBody() {
-            return result;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            this.subscription = subscription;
-            subscription.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> items) {
-            if (result.isDone()) {
-                return;
-            }
-            for (ByteBuffer buffer : items) {
-                if (out.size() + (long) buffer.remaining() > limit) {
-                    result.completeExceptionally(new TooLargeException(limit));
-                    subscription.cancel();
-                    return;
-                }
-                byte[] chunk = new byte[buffer.remaining()];
-                buffer.get(chunk);
-                out.write(chunk, 0, chunk.length);
-            }
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            result.completeExceptionally(error);
-        }
-
-        @Override
-        public void onComplete() {
-            result.complete(out.toByteArray());
         }
     }
 }
