@@ -123,12 +123,30 @@ public class ControlPlaneClient {
     }
 
     private Answer get(String path, long limit, Duration bound) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(bound)
+        return exchange(HttpRequest.newBuilder(URI.create(base + path))
                 .header(TOKEN_HEADER, credentials.serviceToken())
                 .header("Accept", "application/json, application/zip")
-                .GET()
-                .build();
+                .GET(), path, limit, bound);
+    }
+
+    /** The control plane's base URL, without a trailing slash. */
+    public URI base() {
+        return base;
+    }
+
+    /**
+     * Sends one request to the control plane as built by the caller (its own credential headers),
+     * bounded in time end to end and in answer size, and sorts the outcome.
+     *
+     * @param what  names the call in messages (for the log only)
+     * @param limit the largest answer body read, in bytes
+     * @param bound the whole exchange, headers and body
+     * @return the answer, when its status is below 500
+     * @throws ControlPlaneUnavailableException connect error, timeout or HTTP 5xx
+     * @throws UnexpectedAnswerException        an answer over {@code limit}, or any other failure
+     */
+    public Answer exchange(HttpRequest.Builder builder, String what, long limit, Duration bound) {
+        HttpRequest request = builder.timeout(bound).build();
         CompletableFuture<HttpResponse<byte[]>> exchange =
                 http.sendAsync(request, LimitedBytes.handler(limit, TooLargeException::new));
         HttpResponse<byte[]> response;
@@ -137,28 +155,29 @@ public class ControlPlaneClient {
             response = exchange.get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             exchange.cancel(true);
-            throw new ControlPlaneUnavailableException("control plane: no full answer within " + bound + " for " + path);
+            throw new ControlPlaneUnavailableException("control plane: no full answer within " + bound + " for " + what);
         } catch (InterruptedException e) {
             exchange.cancel(true);
             Thread.currentThread().interrupt();
-            throw new ControlPlaneUnavailableException("control plane: interrupted while asking for " + path, e);
+            throw new ControlPlaneUnavailableException("control plane: interrupted while asking for " + what, e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof TooLargeException) {
-                throw new UnexpectedAnswerException("control plane: the answer for " + path + " is over " + limit + " bytes");
+                throw new UnexpectedAnswerException("control plane: the answer for " + what + " is over " + limit + " bytes");
             }
             if (cause instanceof IOException) {
-                throw new ControlPlaneUnavailableException("control plane: " + cause + " for " + path, cause);
+                throw new ControlPlaneUnavailableException("control plane: " + cause + " for " + what, cause);
             }
-            throw new UnexpectedAnswerException("control plane: failed call for " + path + ": " + cause, cause);
+            throw new UnexpectedAnswerException("control plane: failed call for " + what + ": " + cause, cause);
         }
         if (response.statusCode() >= 500) {
-            throw new ControlPlaneUnavailableException("control plane answered HTTP " + response.statusCode() + " for " + path);
+            throw new ControlPlaneUnavailableException("control plane answered HTTP " + response.statusCode() + " for " + what);
         }
-        return new Answer(response.statusCode(), response.body());
+        return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
     }
 
-    private record Answer(int status, byte[] body) {
+    /** An answer of the control plane below 500: status, its Content-Type ("" when none) and body. */
+    public record Answer(int status, String contentType, byte[] body) {
     }
 
     /** An answer body over its bound. */
