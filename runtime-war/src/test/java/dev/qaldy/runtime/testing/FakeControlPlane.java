@@ -49,12 +49,17 @@ public final class FakeControlPlane implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
 
-    public FakeControlPlane() {
+    /** An HTTP server on a free loopback port, not started. */
+    static HttpServer loopback() {
         try {
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
+            return HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    public FakeControlPlane() {
+        server = loopback();
         server.createContext("/", exchange -> {
             String path = exchange.getRequestURI().getPath();
             calls.add(path);

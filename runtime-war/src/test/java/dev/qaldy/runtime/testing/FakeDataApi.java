@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -57,11 +56,7 @@ public final class FakeDataApi implements AutoCloseable {
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
 
     public FakeDataApi() {
-        try {
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        server = FakeControlPlane.loopback();
         server.createContext("/", this::serve);
         server.setExecutor(executor);
         server.start();

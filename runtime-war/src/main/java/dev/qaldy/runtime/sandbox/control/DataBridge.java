@@ -83,11 +83,7 @@ final class DataBridge {
     private Object create(Context cx, Scriptable scope, Object[] args) {
         String collection = collection(cx, scope, args, "create");
         String json = record(cx, scope, arg(args, 1), "create");
-        AppDataClient.Reply reply = send(cx, scope, "POST", collection, null, null, json);
-        if (reply.status() == 201 || reply.status() == 200) {
-            return parse(cx, scope, reply);
-        }
-        throw problem(cx, scope, reply);
+        return parsed(cx, scope, send(cx, scope, "POST", collection, null, null, json), 201);
     }
 
     private Object get(Context cx, Scriptable scope, Object[] args) {
@@ -131,22 +127,14 @@ final class DataBridge {
         } else if (options != Undefined.instance && options != null) {
             throw error(cx, scope, "invalid", 400, "qaldy.data.list(collection, {limit, after, order}): the options are an object");
         }
-        AppDataClient.Reply reply = send(cx, scope, "GET", collection, null, query.toString(), null);
-        if (reply.status() == 200) {
-            return parse(cx, scope, reply);
-        }
-        throw problem(cx, scope, reply);
+        return parsed(cx, scope, send(cx, scope, "GET", collection, null, query.toString(), null), 200);
     }
 
     private Object put(Context cx, Scriptable scope, Object[] args) {
         String collection = collection(cx, scope, args, "put");
         String id = id(cx, scope, arg(args, 1), "put");
         String json = record(cx, scope, arg(args, 2), "put");
-        AppDataClient.Reply reply = send(cx, scope, "PUT", collection, id, null, json);
-        if (reply.status() == 200) {
-            return parse(cx, scope, reply);
-        }
-        throw problem(cx, scope, reply);
+        return parsed(cx, scope, send(cx, scope, "PUT", collection, id, null, json), 200);
     }
 
     private Object delete(Context cx, Scriptable scope, Object[] args) {
@@ -223,6 +211,14 @@ final class DataBridge {
                     + " bytes of JSON");
         }
         return json;
+    }
+
+    /** The answer's JSON when its status is {@code ok}; otherwise the problem as an error. */
+    private static Object parsed(Context cx, Scriptable scope, AppDataClient.Reply reply, int ok) {
+        if (reply.status() != ok) {
+            throw problem(cx, scope, reply);
+        }
+        return parse(cx, scope, reply);
     }
 
     private static Object parse(Context cx, Scriptable scope, AppDataClient.Reply reply) {

@@ -1,6 +1,6 @@
 package dev.qaldy.runtime.sandbox.control;
 
-import dev.qaldy.runtime.platform.ServingException;
+import dev.qaldy.runtime.bundles.control.ControlPlaneUnavailableException;
 
 /**
  * A handler's call of {@code qaldy.data} found the data API unreachable and the handler did not
@@ -8,7 +8,7 @@ import dev.qaldy.runtime.platform.ServingException;
  * The visitor gets 503 with {@code Retry-After}, problem type {@code urn:qaldy:problem:data-unavailable}:
  * not a hang, not a 500, no stack trace.
  */
-public class DataUnavailableException extends ServingException {
+public class DataUnavailableException extends ControlPlaneUnavailableException {
 
     private static final long serialVersionUID = 1L;
 
@@ -17,18 +17,8 @@ public class DataUnavailableException extends ServingException {
     }
 
     @Override
-    public int status() {
-        return 503;
-    }
-
-    @Override
     public String type() {
         return "data-unavailable";
-    }
-
-    @Override
-    public String title() {
-        return "Temporarily unavailable";
     }
 
     @Override
