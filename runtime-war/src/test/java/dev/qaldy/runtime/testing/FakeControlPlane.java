@@ -1,5 +1,6 @@
 package dev.qaldy.runtime.testing;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.qaldy.contract.cap.CapState;
 import dev.qaldy.contract.cap.CapStates;
@@ -58,6 +59,16 @@ public final class FakeControlPlane implements AutoCloseable {
         }
     }
 
+    /** Never answers: waits until {@code closing} opens (at most 30 s), then drops the connection. */
+    static void hang(CountDownLatch closing, HttpExchange exchange) {
+        try {
+            closing.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        exchange.close();
+    }
+
     public FakeControlPlane() {
         server = loopback();
         server.createContext("/", exchange -> {
@@ -68,12 +79,7 @@ public final class FakeControlPlane implements AutoCloseable {
             Reply reply = down != null ? down
                     : replies.getOrDefault(path, Reply.json(404, "{\"title\":\"Not found\",\"status\":404}"));
             if (reply.hang()) {
-                try {
-                    closing.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                exchange.close();
+                hang(closing, exchange);
                 return;
             }
             exchange.getResponseHeaders().set("Content-Type", reply.contentType());

@@ -31,7 +31,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
@@ -91,12 +90,7 @@ public final class FakeDataApi implements AutoCloseable {
                 exchange.getRequestHeaders().getFirst(AppDataKeys.HEADER),
                 exchange.getRequestHeaders().getFirst("X-Qaldy-Service-Token")));
         if (hang) {
-            try {
-                closing.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            exchange.close();
+            FakeControlPlane.hang(closing, exchange);
             return;
         }
         if (outage != 0) {
