@@ -11,9 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,6 +32,8 @@ public final class Cell implements AutoCloseable {
     private final Path var;
     private final Map<String, Integer> ports = new LinkedHashMap<>();
     private final Map<String, String> env = new LinkedHashMap<>();
+    /** Environment variables left out of {@code bin/qaldy up} only. */
+    private final Set<String> notAtUp = new HashSet<>();
     private final HttpClient http = HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1)
@@ -74,13 +78,16 @@ public final class Cell implements AutoCloseable {
 
     /**
      * As {@link #up(String, Map)}, with a second control plane ("control2", {@code QALDY_PORT_CONTROL2})
-     * on the same database: both run the API and the scheduler.
+     * on the same database, which runs the API and the scheduler too. It is not started by
+     * {@code up} (a test starts it with {@code qaldy("start", "control2")}), but every other command,
+     * {@code down} and {@link #close()} included, knows it.
      */
     public static Cell upWithTwoControlPlanes(String name, Map<String, String> extraEnv) throws Exception {
         Cell cell = new Cell(name, extraEnv, false);
         cell.components.add(cell.components.indexOf("control") + 1, "control2");
         cell.ports.put("control2", freePort());
         cell.env.put("QALDY_PORT_CONTROL2", Integer.toString(cell.ports.get("control2")));
+        cell.notAtUp.add("QALDY_PORT_CONTROL2");
         return start(cell, "up");
     }
 
@@ -122,6 +129,9 @@ public final class Cell implements AutoCloseable {
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
         builder.environment().putAll(env);
+        if (args.length > 0 && args[0].equals("up")) {
+            notAtUp.forEach(builder.environment()::remove);
+        }
         builder.environment().putAll(moreEnv);
         Path out = Files.createTempFile(var, "qaldy-", ".out");
         builder.redirectOutput(out.toFile());

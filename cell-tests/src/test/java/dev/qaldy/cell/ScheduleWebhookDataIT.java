@@ -3,6 +3,7 @@ package dev.qaldy.cell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.qaldy.contract.data.AppDataKeys;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -11,6 +12,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,26 +43,38 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Issue 6 on a real cell with two control planes on one database (control2 stays stopped except in
  * test 3): schedules catch up exactly once after a real outage, not at all when the missed tick is
- * older than the window, and once with two control planes starting together; webhooks and the
- * data API answer 503 while the control plane is down and work again after; a write killed in the
- * middle leaves nothing half-written. Durations shortened through config: ticks every 2 s,
- * catch-up window 10 min (1 min in test 4), cron every minute.
+ * older than the window, once with two control planes starting together, and over the spending
+ * cap the caught-up run waits until the cap is raised; webhooks and the data API answer 503 while
+ * the control plane is down and work again after; a write killed in the middle leaves nothing
+ * half-written; the guestbook's server.js keeps its notes in the data API, with its own
+ * credential, and answers 503 while it is down. Durations shortened through config, not weakened:
+ * the scheduler looks every 2 s, cron takes a seconds field ({@code qaldy.scheduler.allow-seconds})
+ * so "every 5 seconds" stands in for "every hour", and the catch-up window is 15 s instead of 6 h;
+ * a standard 5-field every-minute schedule runs beside them all along, on whole minutes.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ScheduleWebhookDataIT {
 
-    static final String CONTROL_OPTS = "-Dqaldy.scheduler.tick-interval=PT2S -Dqaldy.scheduler.catchup-window=PT10M";
+    static final String CONTROL_OPTS = "-Dqaldy.scheduler.tick-interval=PT2S -Dqaldy.scheduler.allow-seconds=true"
+            + " -Dqaldy.scheduler.catchup-window=PT15S -Dqaldy.billing.free-allowance-cents=0";
+    /** Ticks of the test's schedules, in seconds. */
+    static final int PERIOD = 5;
+    static final Duration WINDOW = Duration.ofSeconds(15);
     static final String APP = "board";
     static Cell cell;
     static Person owner;
     static Person stranger;
     static String hookSecret;
+    static long everyFive;
     static long everyMinute;
+    /** Test 4 → 5: the schedule that catches up over the cap, its last tick before the outage, its catch-up run. */
+    static long capped;
+    static Instant cappedBefore;
+    static JsonObject catchUp;
 
     @BeforeAll
     static void startCell() throws Exception {
         cell = Cell.upWithTwoControlPlanes("schedules", Map.of("QALDY_NO_SEED", "1", "QALDY_OPTS_CONTROL", CONTROL_OPTS));
-        cell.qaldy("stop", "control2");
         owner = Person.signUp(cell, "owner@example.com");
         stranger = Person.signUp(cell, "stranger@example.com");
         owner.publish(APP, cell.root().resolve("examples/guestbook"));
@@ -72,6 +86,7 @@ class ScheduleWebhookDataIT {
         assertThat(hook.statusCode()).as(hook.body()).isEqualTo(201);
         hookSecret = Person.json(hook.body()).getString("secret");
         assertThat(Person.json(hook.body()).getString("url")).isEqualTo("http://" + cell.publicHost() + "/hooks/" + APP + "/ping");
+        everyMinute = Person.json(addSchedule("* * * * *").body()).getJsonNumber("id").longValue();
     }
 
     @AfterAll
@@ -83,10 +98,24 @@ class ScheduleWebhookDataIT {
 
     @Test
     @Order(1)
-    void an_every_minute_schedule_runs_its_job_in_the_sandbox_and_the_app_reaches_its_data_through_the_gate() throws Exception {
-        HttpResponse<String> added = owner.api("POST", "/apps/" + APP + "/schedules", "{\"cron\":\"* * * * *\",\"job\":\"digest\"}");
-        assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
-        everyMinute = Person.json(added.body()).getJsonNumber("id").longValue();
+    void a_schedule_runs_its_job_in_the_sandbox_and_the_app_reaches_its_data_through_the_gate_and_from_server_js() throws Exception {
+        everyFive = Person.json(addSchedule("*/" + PERIOD + " * * * * *").body()).getJsonNumber("id").longValue();
+
+        // The guestbook's server.js signed its note into the data API, with the app's own credential.
+        HttpResponse<String> entries = owner.api("GET", "/apps/" + APP + "/data/entries", null);
+        assertThat(entries.statusCode()).as(entries.body()).isEqualTo(200);
+        JsonObject note = Person.json(entries.body()).getJsonArray("records").getJsonObject(0);
+        assertThat(note.getString("createdBy")).isEqualTo("server.js");
+        assertThat(note.getJsonObject("data").getString("name")).isEqualTo("Ada");
+        assertThat(owner.get(APP, "/api/entries").body()).contains("\"name\":\"Ada\"");
+        String appData = "/api/v1/internal/app-data/" + APP + "/entries";
+        String secret = Files.readString(cell.var().resolve("keys/service-token")).trim();
+        assertThat(appDataCall(appData, AppDataKeys.derive(secret, APP)).statusCode()).isEqualTo(200);
+        assertThat(appDataCall(appData, AppDataKeys.derive(secret, "other")).statusCode())
+                .as("another app's credential").isEqualTo(401);
+        assertThat(appDataCall(appData, null).statusCode()).as("no credential").isEqualTo(401);
+        assertThat(cell.send(cell.request(cell.publicHost(), appData).GET().build()).statusCode())
+                .as("never reachable through the gate").isEqualTo(404);
 
         HttpResponse<String> created = owner.postJson(APP, "/.qaldy/data/notes", "{\"text\":\"from the app's origin\"}");
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
@@ -103,18 +132,19 @@ class ScheduleWebhookDataIT {
             assertThat(outside.statusCode()).as("the gate never lets " + path + " reach the job endpoint").isIn(400, 404, 405);
         }
 
-        JsonObject run = awaitRun(r -> r.getJsonNumber("schedule") != null && r.getJsonNumber("schedule").longValue() == everyMinute
-                && r.getString("state").equals("succeeded"), Duration.ofSeconds(100));
+        JsonObject run = awaitRun(r -> r.get("schedule") instanceof jakarta.json.JsonNumber n && n.longValue() == everyFive
+                && r.getString("state").equals("succeeded"), Duration.ofSeconds(40));
         assertThat(run.getString("actor")).isEqualTo("scheduler");
         assertThat(lines(run)).anyMatch(l -> l.startsWith("digest: 1 entries (scheduler, tick "));
-        assertThat(runsOf(everyMinute)).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
+        assertThat(Instant.parse(run.getString("tick")).getEpochSecond() % PERIOD).as("a tick of the seconds field").isZero();
+        assertThat(runsOf(everyFive)).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
     }
 
     @Test
     @Order(2)
     void an_outage_over_two_ticks_gives_one_catch_up_webhooks_and_data_answer_503_and_a_killed_write_leaves_nothing_half_written()
             throws Exception {
-        Instant lastBefore = lastFired(everyMinute);
+        Instant lastBefore = lastFired(everyFive);
         String key = "delivery-" + UUID.randomUUID();
         byte[] body = "{\"note\":\"deploy 42\"}".getBytes(StandardCharsets.UTF_8);
 
@@ -139,16 +169,31 @@ class ScheduleWebhookDataIT {
         assertThat(dataDownOrigin.statusCode()).isEqualTo(503);
         assertThat(dataDownOrigin.headers().firstValue("Retry-After")).isPresent();
 
-        sleepUntil(minuteBoundariesAfter(stoppedAt, 2).plusSeconds(2));
+        // server.js: the guestbook catches the data API's error when reading; signing does not, so the platform answers.
+        HttpResponse<String> reading = cell.send(owner.browserRequest("gate", APP, "/api/entries")
+                .setHeader("Accept", "application/json").GET().build());
+        assertThat(reading.statusCode()).as(reading.body()).isEqualTo(503);
+        assertThat(reading.body()).contains("The guestbook cannot read its notes right now");
+        start = System.nanoTime();
+        HttpResponse<String> signing = cell.send(owner.browserRequest("gate", APP, "/api/sign").setHeader("Accept", "application/json")
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"name\":\"Grace\",\"message\":\"while down\"}")).build());
+        assertThat(signing.statusCode()).as(signing.body()).isEqualTo(503);
+        assertThat(signing.headers().firstValue("Retry-After")).isPresent();
+        assertThat(Person.json(signing.body()).getString("type")).isEqualTo("urn:qaldy:problem:data-unavailable");
+        assertThat(signing.body()).doesNotContain("Exception").doesNotContain("QaldyDataError");
+        assertThat((System.nanoTime() - start) / 1_000_000).as("never a hang").isLessThan(10_000);
+
+        sleepUntil(boundariesAfter(stoppedAt, 2).plusSeconds(1));
         cell.qaldy("start", "control");
 
-        JsonObject catchUp = awaitRun(r -> isCatchUpOf(r, everyMinute, lastBefore), Duration.ofSeconds(60));
+        JsonObject catchUp = awaitRun(r -> isCatchUpOf(r, everyFive, lastBefore), Duration.ofSeconds(60));
         Thread.sleep(8_000); // four more scheduler ticks: still one
-        assertThat(runsOf(everyMinute)).filteredOn(r -> isCatchUpOf(r, everyMinute, lastBefore)).hasSize(1);
+        assertThat(runsOf(everyFive)).filteredOn(r -> isCatchUpOf(r, everyFive, lastBefore)).hasSize(1);
         Instant tick = Instant.parse(catchUp.getString("tick"));
-        assertThat(tick).as("the newest missed tick").isAfterOrEqualTo(minuteBoundariesAfter(stoppedAt, 2));
-        assertThat(runsOf(everyMinute)).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
-        await().atMost(Duration.ofSeconds(30)).until(() -> runsOf(everyMinute).stream()
+        assertThat(tick).as("the newest missed tick").isAfterOrEqualTo(boundariesAfter(stoppedAt, 2));
+        assertThat(runsOf(everyFive)).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
+        await().atMost(Duration.ofSeconds(30)).until(() -> runsOf(everyFive).stream()
                 .anyMatch(r -> r.getString("tick").equals(catchUp.getString("tick")) && r.getString("state").equals("succeeded")));
         assertThat(audit()).anyMatch(e -> e.getString("actor").equals("scheduler.catchup") && e.getString("action").equals("run")
                 && e.getString("target").contains(tick.toString()));
@@ -167,15 +212,17 @@ class ScheduleWebhookDataIT {
         assertThat(runs()).filteredOn(r -> "ping".equals(r.getString("hook", null))).as("the replay is not run twice").hasSize(1);
 
         writers.assertNothingHalfWritten();
+        assertThat(owner.api("GET", "/apps/" + APP + "/data/entries", null).body()).as("nothing signed while down")
+                .doesNotContain("while down");
     }
 
     @Test
     @Order(3)
     void two_control_planes_starting_together_on_one_database_give_one_catch_up() throws Exception {
-        Instant lastBefore = lastFired(everyMinute);
+        Instant lastBefore = lastFired(everyFive);
         cell.qaldy("stop", "control");
         Instant stoppedAt = Instant.now();
-        sleepUntil(minuteBoundariesAfter(stoppedAt, 2).plusSeconds(2));
+        sleepUntil(boundariesAfter(stoppedAt, 2).plusSeconds(1));
         ExecutorService starters = Executors.newFixedThreadPool(2);
         try {
             Future<String> one = starters.submit(() -> cell.qaldy("start", "control"));
@@ -185,32 +232,71 @@ class ScheduleWebhookDataIT {
         } finally {
             starters.shutdownNow();
         }
-        awaitRun(r -> isCatchUpOf(r, everyMinute, lastBefore), Duration.ofSeconds(60));
+        awaitRun(r -> isCatchUpOf(r, everyFive, lastBefore), Duration.ofSeconds(60));
         Thread.sleep(10_000);
-        assertThat(runsOf(everyMinute)).filteredOn(r -> isCatchUpOf(r, everyMinute, lastBefore)).as("one catch-up, not two").hasSize(1);
-        assertThat(runsOf(everyMinute)).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
+        assertThat(runsOf(everyFive)).filteredOn(r -> isCatchUpOf(r, everyFive, lastBefore)).as("one catch-up, not two").hasSize(1);
+        assertThat(runsOf(everyFive)).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
         cell.qaldy("stop", "control2");
     }
 
     @Test
     @Order(4)
-    void down_longer_than_the_window_the_missed_tick_is_not_made_up() throws Exception {
-        assertThat(owner.api("DELETE", "/apps/" + APP + "/schedules/" + everyMinute, null).statusCode()).isEqualTo(204);
-        ZonedDateTime tick = Instant.now().plusSeconds(10).truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES)
-                .atZone(ZoneOffset.UTC);
-        HttpResponse<String> added = owner.api("POST", "/apps/" + APP + "/schedules",
-                "{\"cron\":\"" + tick.getMinute() + " " + tick.getHour() + " * * *\",\"job\":\"digest\"}");
-        assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+    void down_longer_than_the_window_an_old_tick_is_not_made_up_and_over_the_cap_a_recent_ones_catch_up_waits() throws Exception {
+        assertThat(owner.api("DELETE", "/apps/" + APP + "/schedules/" + everyFive, null).statusCode()).isEqualTo(204);
+        capped = Person.json(addSchedule("*/" + PERIOD + " * * * * *").body()).getJsonNumber("id").longValue();
+        HttpResponse<String> cap = owner.api("PUT", "/billing/cap", "{\"capCents\":0}");
+        assertThat(cap.statusCode()).as(cap.body()).isEqualTo(200);
+        assertThat(Person.json(cap.body()).getBoolean("asleep")).as("no free allowance here: a cap of 0 is reached").isTrue();
+        awaitRun(r -> r.get("schedule") instanceof jakarta.json.JsonNumber n && n.longValue() == capped
+                && r.getString("state").equals("waiting-for-cap"), Duration.ofSeconds(30));
+        cappedBefore = lastFired(capped);
+
+        ZonedDateTime tick = Instant.now().plusSeconds(8).truncatedTo(ChronoUnit.SECONDS).atZone(ZoneOffset.UTC);
+        HttpResponse<String> added = addSchedule(tick.getSecond() + " " + tick.getMinute() + " " + tick.getHour() + " * * *");
         long daily = Person.json(added.body()).getJsonNumber("id").longValue();
         assertThat(Instant.parse(Person.json(added.body()).getString("nextTick"))).isEqualTo(tick.toInstant());
         cell.qaldy("stop", "control", "--kill");
         assertThat(Instant.now()).as("stopped before the tick").isBefore(tick.toInstant());
-        sleepUntil(tick.toInstant().plusSeconds(62));
-        cell.qaldy(Map.of("QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S -Dqaldy.scheduler.catchup-window=PT1M"),
-                "start", "control");
-        Thread.sleep(10_000); // five scheduler ticks
-        assertThat(runsOf(daily)).as("the missed tick is older than the 1-minute window").isEmpty();
+        sleepUntil(tick.toInstant().plus(WINDOW).plusSeconds(1));
+        cell.qaldy("start", "control");
+
+        catchUp = awaitRun(r -> isCatchUpOf(r, capped, cappedBefore) && r.getString("state").equals("waiting-for-cap"),
+                Duration.ofSeconds(60));
+        Thread.sleep(6_000); // three more scheduler ticks
+        assertThat(runsOf(daily)).as("the missed tick is older than the 15-second window").isEmpty();
         assertThat(schedule(daily).get("lastFiredTick")).isEqualTo(JsonValue.NULL);
+    }
+
+    @Test
+    @Order(5)
+    void over_the_cap_the_caught_up_run_waits_in_the_queue_and_runs_once_the_cap_is_raised() throws Exception {
+        JsonObject still = runsOf(capped).stream().filter(r -> r.getJsonNumber("id").equals(catchUp.getJsonNumber("id")))
+                .findFirst().orElseThrow();
+        assertThat(still.getString("state")).as("the dispatcher asked every tick, and the cap still says no")
+                .isEqualTo("waiting-for-cap");
+        assertThat(runsOf(capped)).as("nothing of this schedule ran while over the cap")
+                .noneMatch(r -> r.getString("state").equals("succeeded") || r.getString("state").equals("running"));
+
+        assertThat(owner.api("PUT", "/billing/cap", "{\"capCents\":100}").statusCode()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).until(() -> runsOf(capped).stream()
+                .anyMatch(r -> r.getJsonNumber("id").equals(catchUp.getJsonNumber("id")) && r.getString("state").equals("succeeded")));
+        JsonObject ran = runsOf(capped).stream().filter(r -> r.getJsonNumber("id").equals(catchUp.getJsonNumber("id")))
+                .findFirst().orElseThrow();
+        assertThat(ran.getString("actor")).isEqualTo("scheduler.catchup");
+        assertThat(lines(ran)).anyMatch(l -> l.startsWith("digest: 1 entries (scheduler.catchup, tick " + ran.getString("tick")));
+        assertThat(runsOf(capped).stream().filter(r -> isCatchUpOf(r, capped, cappedBefore))).as("one catch-up").hasSize(1);
+        assertThat(audit()).anyMatch(e -> e.getString("actor").equals("scheduler.catchup") && e.getString("target").contains(ran.getString("tick")));
+    }
+
+    @Test
+    @Order(6)
+    void a_standard_five_field_schedule_ran_on_whole_minutes_all_along() throws Exception {
+        List<JsonObject> minutes = runsOf(everyMinute);
+        assertThat(minutes).as("the every-minute schedule of @BeforeAll").isNotEmpty();
+        assertThat(minutes).extracting(r -> Instant.parse(r.getString("tick")).getEpochSecond() % 60).containsOnly(0L);
+        assertThat(minutes).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).until(() -> runsOf(everyMinute).stream()
+                .anyMatch(r -> r.getString("state").equals("succeeded")));
     }
 
     // ---- helpers
@@ -351,9 +437,27 @@ class ScheduleWebhookDataIT {
         return run.getJsonArray("log").getValuesAs(JsonString::getString);
     }
 
-    /** The {@code n}-th whole minute after {@code t}. */
-    static Instant minuteBoundariesAfter(Instant t, int n) {
-        return t.truncatedTo(ChronoUnit.MINUTES).plus(n, ChronoUnit.MINUTES);
+    /** The {@code n}-th tick of an every-{@link #PERIOD}-seconds schedule after {@code t}. */
+    static Instant boundariesAfter(Instant t, int n) {
+        long second = t.getEpochSecond();
+        return Instant.ofEpochSecond(second - second % PERIOD + (long) n * PERIOD);
+    }
+
+    /** Adds a schedule of the job "digest" (201, or the test fails). */
+    static HttpResponse<String> addSchedule(String cron) throws Exception {
+        HttpResponse<String> added = owner.api("POST", "/apps/" + APP + "/schedules", "{\"cron\":\"" + cron + "\",\"job\":\"digest\"}");
+        assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+        return added;
+    }
+
+    /** A GET of the app-scoped data API straight at the control plane, with {@code key} (or none). */
+    static HttpResponse<String> appDataCall(String path, String key) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("control") + path))
+                .timeout(Duration.ofSeconds(30)).header("Accept", "application/json");
+        if (key != null) {
+            request.header(AppDataKeys.HEADER, key);
+        }
+        return cell.send(request.GET().build());
     }
 
     static void sleepUntil(Instant when) throws InterruptedException {

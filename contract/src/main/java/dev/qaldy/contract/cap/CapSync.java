@@ -1,13 +1,11 @@
 package dev.qaldy.contract.cap;
 
 import com.nimbusds.jose.util.JSONObjectUtils;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
+import dev.qaldy.contract.http.LimitedBytes;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.time.Clock;
@@ -20,10 +18,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -354,7 +350,7 @@ public final class CapSync {
         }
         HttpRequest request = builder.timeout(bound).header(TOKEN_HEADER, token == null ? "" : token)
                 .header("Accept", "application/json").build();
-        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request, info -> new LimitedBytes(MAX_ANSWER_BYTES));
+        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request, LimitedBytes.handler(MAX_ANSWER_BYTES));
         HttpResponse<byte[]> response;
         try {
             response = exchange.get(bound.toMillis(), TimeUnit.MILLISECONDS);
@@ -390,56 +386,5 @@ public final class CapSync {
                     + "counted here decide, and usage reports wait", why);
         }
         return new Unreachable(why);
-    }
-
-    /** Collects a body in memory and fails past {@code limit} bytes. */
-    static final class LimitedBytes implements HttpResponse.BodySubscriber<byte[]> {
-
-        private final long limit;
-        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        private Flow.Subscription subscription;
-
-        LimitedBytes(long limit) {
-            this.limit = limit;
-        }
-
-        @Override
-        public CompletionStage<byte[]> getBody() {
-            return result;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            this.subscription = subscription;
-            subscription.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> items) {
-            if (result.isDone()) {
-                return;
-            }
-            for (ByteBuffer buffer : items) {
-                if (out.size() + (long) buffer.remaining() > limit) {
-                    result.completeExceptionally(new IOException("answer over " + limit + " bytes"));
-                    subscription.cancel();
-                    return;
-                }
-                byte[] chunk = new byte[buffer.remaining()];
-                buffer.get(chunk);
-                out.write(chunk, 0, chunk.length);
-            }
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            result.completeExceptionally(error);
-        }
-
-        @Override
-        public void onComplete() {
-            result.complete(out.toByteArray());
-        }
     }
 }

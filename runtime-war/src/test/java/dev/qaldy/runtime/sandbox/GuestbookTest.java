@@ -6,11 +6,11 @@ import dev.qaldy.runtime.bundles.control.BundleUnpacker;
 import dev.qaldy.runtime.bundles.entity.Bundle;
 import dev.qaldy.runtime.bundles.entity.BundleFile;
 import dev.qaldy.runtime.bundles.entity.BundleKey;
-import dev.qaldy.runtime.sandbox.control.AppStore;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.Answered;
 import dev.qaldy.runtime.sandbox.entity.HandlerRequest;
+import dev.qaldy.runtime.testing.FakeDataApi;
 import dev.qaldy.runtime.testing.TestBundles;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -18,17 +18,22 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The sample app's own server.js, as uploaded from examples/guestbook, run in the sandbox. */
+/** The sample app's own server.js, as uploaded from examples/guestbook, run in the sandbox; its notes live in the data API. */
 class GuestbookTest {
 
     static final Path GUESTBOOK = Path.of("..", "examples", "guestbook");
 
-    final Sandbox sandbox = new Sandbox(1000, 128L * 1024 * 1024, new AppStore(1 << 20),
-            Logger.getLogger(GuestbookTest.class.getName()));
+    final FakeDataApi api = new FakeDataApi();
+    final Sandbox sandbox = api.sandbox(1000, 1000);
     final Bundle guestbook = unpack();
+
+    @AfterEach
+    void stop() {
+        api.close();
+    }
 
     static Bundle unpack() {
         byte[] zip = TestBundles.zipFolder(GUESTBOOK);
@@ -95,5 +100,22 @@ class GuestbookTest {
     void the_longest_allowed_note_is_accepted() {
         assertThat(status(sign("{\"name\":\"" + "n".repeat(80) + "\",\"message\":\"" + "m".repeat(500) + "\"}")))
                 .isEqualTo(200);
+    }
+
+    @Test
+    void notes_are_records_of_the_data_api_and_while_it_is_down_reading_is_the_apps_own_503_and_signing_the_platforms() {
+        assertThat(status(sign("{\"name\":\"Ada\",\"message\":\"kept\"}"))).isEqualTo(200);
+        assertThat(api.calls).extracting(FakeDataApi.Call::target).containsExactly("/api/v1/internal/app-data/guestbook/entries");
+
+        api.down(503);
+        HandlerOutcome reading = sandbox.handle(guestbook, new HandlerRequest("GET", "/api/entries", Map.of(), Map.of(), "", null));
+        assertThat(status(reading)).isEqualTo(503);
+        assertThat(json(reading).getString("error")).contains("cannot read its notes right now");
+        assertThat(((Answered) reading).headers()).anyMatch(h -> h.name().equals("Retry-After"));
+        assertThat(sign("{\"name\":\"Ada\",\"message\":\"lost?\"}")).isInstanceOf(HandlerOutcome.DataUnavailable.class);
+
+        api.up();
+        JsonObject entries = json(sandbox.handle(guestbook, new HandlerRequest("GET", "/api/entries", Map.of(), Map.of(), "", null)));
+        assertThat(entries.getJsonArray("entries")).hasSize(1);
     }
 }

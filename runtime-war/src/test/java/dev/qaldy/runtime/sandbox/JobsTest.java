@@ -8,6 +8,7 @@ import dev.qaldy.runtime.sandbox.control.Sandbox;
 import dev.qaldy.runtime.sandbox.entity.HandlerRequest;
 import dev.qaldy.runtime.sandbox.entity.JobOutcome;
 import dev.qaldy.runtime.sandbox.entity.JobRequest;
+import dev.qaldy.runtime.testing.FakeDataApi;
 import java.util.Map;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,12 @@ class JobsTest {
 
     @Test
     void the_guestbook_digest_counts_its_entries() {
+        try (FakeDataApi api = new FakeDataApi()) {
+            digest(api.sandbox(1000, 1000));
+        }
+    }
+
+    static void digest(Sandbox sandbox) {
         Bundle guestbook = GuestbookTest.unpack();
         sandbox.handle(guestbook, new HandlerRequest("POST", "/api/sign", Map.of(), Map.of("content-type", "application/json"),
                 "{\"name\":\"Ada\",\"message\":\"hi\"}", "ada@example.com"));

@@ -1,5 +1,6 @@
 package dev.qaldy.runtime.testing;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.qaldy.contract.cap.CapState;
 import dev.qaldy.contract.cap.CapStates;
@@ -49,12 +50,27 @@ public final class FakeControlPlane implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
 
-    public FakeControlPlane() {
+    /** An HTTP server on a free loopback port, not started. */
+    static HttpServer loopback() {
         try {
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
+            return HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Never answers: waits until {@code closing} opens (at most 30 s), then drops the connection. */
+    static void hang(CountDownLatch closing, HttpExchange exchange) {
+        try {
+            closing.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        exchange.close();
+    }
+
+    public FakeControlPlane() {
+        server = loopback();
         server.createContext("/", exchange -> {
             String path = exchange.getRequestURI().getPath();
             calls.add(path);
@@ -63,12 +79,7 @@ public final class FakeControlPlane implements AutoCloseable {
             Reply reply = down != null ? down
                     : replies.getOrDefault(path, Reply.json(404, "{\"title\":\"Not found\",\"status\":404}"));
             if (reply.hang()) {
-                try {
-                    closing.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                exchange.close();
+                hang(closing, exchange);
                 return;
             }
             exchange.getResponseHeaders().set("Content-Type", reply.contentType());

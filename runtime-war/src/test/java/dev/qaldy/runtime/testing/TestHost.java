@@ -7,6 +7,7 @@ import dev.qaldy.runtime.bundles.control.DataCentreCache;
 import dev.qaldy.runtime.bundles.control.LiveVersions;
 import dev.qaldy.runtime.cap.RunCap;
 import dev.qaldy.runtime.platform.CellCredentials;
+import dev.qaldy.runtime.sandbox.control.AppDataClient;
 import dev.qaldy.runtime.sandbox.control.AppStore;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
 import dev.qaldy.runtime.sites.boundary.SiteServlet;
@@ -69,7 +70,8 @@ public final class TestHost {
                 Duration.ofMinutes(2), Duration.ofMillis(500), Duration.ofSeconds(2), null,
                 Optional.of(dcCache.resolveSibling("runtime-cap").toString()), clock, log);
         servlet = new SiteServlet(credentials, code, new ServedFiles(copies),
-                new Sandbox(200, 64L * 1024 * 1024, new AppStore(1 << 20), log), cap, log, Duration.ofSeconds(30));
+                new Sandbox(200, 64L * 1024 * 1024, 20, new AppStore(1 << 20),
+                        new AppDataClient(client, credentials, Duration.ofMillis(500)), log), cap, log, Duration.ofSeconds(30));
     }
 
     /** The headers the gate sends for {@code app}, plus name/value pairs. */

@@ -366,6 +366,14 @@ class SchedulesWebhooksDataIT {
         assertThat(page2.json().getJsonArray("records")).hasSize(1);
         assertThat(page2.json().get("nextAfter")).isEqualTo(JsonValue.NULL);
         assertThat(page2.json().getJsonArray("records").getJsonObject(0).getJsonObject("data").getString("text")).isEqualTo("third");
+        Reply newest = api.get(notes + "?limit=2&order=newest", viewer.token());
+        assertThat(newest.json().getJsonArray("records").getValuesAs(JsonObject.class))
+                .extracting(r -> r.getJsonObject("data").getString("text")).containsExactly("third", "second");
+        Reply older = api.get(notes + "?limit=2&order=newest&after=" + newest.json().getJsonNumber("nextAfter").longValue(),
+                viewer.token());
+        assertThat(older.json().getJsonArray("records").getValuesAs(JsonObject.class))
+                .extracting(r -> r.getJsonObject("data").getString("text")).containsExactly("first");
+        assertProblem(api.get(notes + "?order=random", viewer.token()), 400, "newest");
 
         Reply replaced = api.put(notes + "/" + id, "{\"text\":\"changed\"}", viewer.token());
         assertThat(replaced.status()).as(replaced.toString()).isEqualTo(200);

@@ -1,5 +1,6 @@
 package dev.qaldy.runtime.bundles.control;
 
+import dev.qaldy.contract.http.LimitedBytes;
 import dev.qaldy.runtime.bundles.entity.BundleKey;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
 import dev.qaldy.runtime.platform.CellCredentials;
@@ -11,19 +12,14 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -127,42 +123,61 @@ public class ControlPlaneClient {
     }
 
     private Answer get(String path, long limit, Duration bound) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(bound)
+        return exchange(HttpRequest.newBuilder(URI.create(base + path))
                 .header(TOKEN_HEADER, credentials.serviceToken())
                 .header("Accept", "application/json, application/zip")
-                .GET()
-                .build();
+                .GET(), path, limit, bound);
+    }
+
+    /** The control plane's base URL, without a trailing slash. */
+    public URI base() {
+        return base;
+    }
+
+    /**
+     * Sends one request to the control plane as built by the caller (its own credential headers),
+     * bounded in time end to end and in answer size, and sorts the outcome.
+     *
+     * @param what  names the call in messages (for the log only)
+     * @param limit the largest answer body read, in bytes
+     * @param bound the whole exchange, headers and body
+     * @return the answer, when its status is below 500
+     * @throws ControlPlaneUnavailableException connect error, timeout or HTTP 5xx
+     * @throws UnexpectedAnswerException        an answer over {@code limit}, or any other failure
+     */
+    public Answer exchange(HttpRequest.Builder builder, String what, long limit, Duration bound) {
+        HttpRequest request = builder.timeout(bound).build();
         CompletableFuture<HttpResponse<byte[]>> exchange =
-                http.sendAsync(request, info -> new LimitedBytes(limit));
+                http.sendAsync(request, LimitedBytes.handler(limit, TooLargeException::new));
         HttpResponse<byte[]> response;
         try {
             // The request timeout stops waiting for headers only; this bounds the body as well.
             response = exchange.get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             exchange.cancel(true);
-            throw new ControlPlaneUnavailableException("control plane: no full answer within " + bound + " for " + path);
+            throw new ControlPlaneUnavailableException("control plane: no full answer within " + bound + " for " + what);
         } catch (InterruptedException e) {
             exchange.cancel(true);
             Thread.currentThread().interrupt();
-            throw new ControlPlaneUnavailableException("control plane: interrupted while asking for " + path, e);
+            throw new ControlPlaneUnavailableException("control plane: interrupted while asking for " + what, e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof TooLargeException) {
-                throw new UnexpectedAnswerException("control plane: the answer for " + path + " is over " + limit + " bytes");
+                throw new UnexpectedAnswerException("control plane: the answer for " + what + " is over " + limit + " bytes");
             }
             if (cause instanceof IOException) {
-                throw new ControlPlaneUnavailableException("control plane: " + cause + " for " + path, cause);
+                throw new ControlPlaneUnavailableException("control plane: " + cause + " for " + what, cause);
             }
-            throw new UnexpectedAnswerException("control plane: failed call for " + path + ": " + cause, cause);
+            throw new UnexpectedAnswerException("control plane: failed call for " + what + ": " + cause, cause);
         }
         if (response.statusCode() >= 500) {
-            throw new ControlPlaneUnavailableException("control plane answered HTTP " + response.statusCode() + " for " + path);
+            throw new ControlPlaneUnavailableException("control plane answered HTTP " + response.statusCode() + " for " + what);
         }
-        return new Answer(response.statusCode(), response.body());
+        return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
     }
 
-    private record Answer(int status, byte[] body) {
+    /** An answer of the control plane below 500: status, its Content-Type ("" when none) and body. */
+    public record Answer(int status, String contentType, byte[] body) {
     }
 
     /** An answer body over its bound. */
@@ -172,57 +187,6 @@ public class ControlPlaneClient {
 
         TooLargeException(long limit) {
             super("over " + limit + " bytes");
-        }
-    }
-
-    /** Collects a body into memory and gives up (cancelling the exchange) past {@code limit} bytes. */
-    static final class LimitedBytes implements HttpResponse.BodySubscriber<byte[]> {
-
-        private final long limit;
-        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        private Flow.Subscription subscription;
-
-        LimitedBytes(long limit) {
-            this.limit = limit;
-        }
-
-        @Override
-        public CompletionStage<byte[]> getBody() {
-            return result;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            this.subscription = subscription;
-            subscription.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> items) {
-            if (result.isDone()) {
-                return;
-            }
-            for (ByteBuffer buffer : items) {
-                if (out.size() + (long) buffer.remaining() > limit) {
-                    result.completeExceptionally(new TooLargeException(limit));
-                    subscription.cancel();
-                    return;
-                }
-                byte[] chunk = new byte[buffer.remaining()];
-                buffer.get(chunk);
-                out.write(chunk, 0, chunk.length);
-            }
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            result.completeExceptionally(error);
-        }
-
-        @Override
-        public void onComplete() {
-            result.complete(out.toByteArray());
         }
     }
 }

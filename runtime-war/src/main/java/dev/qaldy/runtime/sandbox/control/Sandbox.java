@@ -3,6 +3,7 @@ package dev.qaldy.runtime.sandbox.control;
 import dev.qaldy.runtime.bundles.entity.Bundle;
 import dev.qaldy.runtime.sandbox.control.SandboxContextFactory.BudgetExceeded;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome;
+import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.DataUnavailable;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.Failed;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.NoHandler;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.TimedOut;
@@ -18,6 +19,7 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.mozilla.javascript.Context;
 import org.mozilla.javascript.Function;
+import org.mozilla.javascript.JavaScriptException;
 import org.mozilla.javascript.RhinoException;
 import org.mozilla.javascript.Script;
 import org.mozilla.javascript.Scriptable;
@@ -26,8 +28,9 @@ import org.mozilla.javascript.ScriptableObject;
 /**
  * Runs one request through an app's {@code server.js}. Every call gets a fresh scope with only
  * the safe standard objects (no {@code java}, {@code Packages}, {@code JavaImporter}, and a class
- * shutter that refuses every Java class), runs the bundle's compiled script to register its
- * handlers on {@code app}, and calls the one matching method and path. The call's CPU time and
+ * shutter that refuses every Java class) plus {@code app}, {@code store}, {@code console} and
+ * {@code qaldy.data} (the app's own data, {@link DataBridge}), runs the bundle's compiled script to
+ * register its handlers on {@code app}, and calls the one matching method and path. The call's CPU time and
  * allocations are budgeted, its answer bounded; whatever it does, the host stays up.
  */
 @ApplicationScoped
@@ -79,22 +82,34 @@ public class Sandbox {
     private HandlerScripts scripts;
     private Script prelude;
     private AppStore store;
+    private AppDataClient data;
+    private int maxDataCalls;
     private Logger log;
 
     protected Sandbox() {
     }
 
+    /** As the injected constructor, on a host without the data API: every {@code qaldy.data} call is "unavailable". */
+    public Sandbox(long cpuMillis, long allocatedBytes, AppStore store, Logger log) {
+        this(cpuMillis, allocatedBytes, 0, store, null, log);
+    }
+
     /**
      * @param cpuMillis      CPU time one call may use (loading the script and running the handler), in ms
      * @param allocatedBytes bytes one call may allocate, in bytes
+     * @param maxDataCalls   {@code qaldy.data} calls one handler or job call may make
+     * @param data           the app-scoped data API client, or null for none
      */
     @Inject
     public Sandbox(@ConfigProperty(name = "qaldy.runtime.handler-cpu-ms", defaultValue = "1000") long cpuMillis,
             @ConfigProperty(name = "qaldy.runtime.handler-allocation-bytes", defaultValue = "134217728") long allocatedBytes,
-            AppStore store, Logger log) {
+            @ConfigProperty(name = "qaldy.runtime.data-calls-per-call", defaultValue = "20") int maxDataCalls,
+            AppStore store, AppDataClient data, Logger log) {
         this.contexts = new SandboxContextFactory(cpuMillis, allocatedBytes);
         this.scripts = new HandlerScripts(contexts);
         this.store = store;
+        this.data = data;
+        this.maxDataCalls = maxDataCalls;
         this.log = log;
         Context cx = contexts.enterContext();
         try {
@@ -110,6 +125,8 @@ public class Sandbox {
         String call = bundle.key() + " " + request.method() + " " + request.path();
         if (outcome instanceof Failed failed) {
             log.log(Level.WARNING, "Handler {0} failed: {1}", new Object[] {call, JsBridge.printable(failed.reason())});
+        } else if (outcome instanceof DataUnavailable unavailable) {
+            log.log(Level.INFO, "Handler {0}: {1}", new Object[] {call, JsBridge.printable(unavailable.reason())});
         } else if (outcome instanceof TimedOut timedOut) {
             log.log(Level.WARNING, "Handler {0} stopped after {1} ms of CPU time",
                     new Object[] {call, Long.toString(timedOut.cpuMillis())});
@@ -153,6 +170,7 @@ public class Sandbox {
             Scriptable app = (Scriptable) prelude.exec(cx, scope);
             scope.defineProperty("app", app, ScriptableObject.READONLY | ScriptableObject.PERMANENT);
             JsBridge.installStore(cx, scope, store, bundle.key().app());
+            DataBridge.install(cx, scope, data, bundle.key().app(), maxDataCalls);
             JsBridge.installConsole(cx, scope, log, bundle.key().toString(), lines, JobOutcome.MAX_LOG_LINES);
             compiled.script().exec(cx, scope);
             Object handler = ScriptableObject.callMethod(cx, app, "jobHandler", new Object[] {job.job()});
@@ -194,6 +212,7 @@ public class Sandbox {
             Scriptable app = (Scriptable) prelude.exec(cx, scope);
             scope.defineProperty("app", app, ScriptableObject.READONLY | ScriptableObject.PERMANENT);
             JsBridge.installStore(cx, scope, store, bundle.key().app());
+            DataBridge.install(cx, scope, data, bundle.key().app(), maxDataCalls);
             JsBridge.installConsole(cx, scope, log, bundle.key().toString());
             compiled.script().exec(cx, scope);
             Object handler = ScriptableObject.callMethod(cx, app, "handler",
@@ -208,6 +227,12 @@ public class Sandbox {
                 return new TimedOut(SandboxContextFactory.cpuMillisUsed(cx));
             }
             return new Failed("the call allocated more memory than its budget");
+        } catch (JavaScriptException e) {
+            if (DataBridge.isUnavailable(e.getValue())) {
+                return new DataUnavailable(e.details());
+            }
+            String where = e.sourceName() == null ? "" : " (" + e.sourceName() + ":" + e.lineNumber() + ")";
+            return new Failed("uncaught " + e.details() + where);
         } catch (RhinoException e) {
             String where = e.sourceName() == null ? "" : " (" + e.sourceName() + ":" + e.lineNumber() + ")";
             return new Failed("uncaught " + e.details() + where);

@@ -20,6 +20,10 @@ public sealed interface HandlerOutcome {
     record Failed(String reason) implements HandlerOutcome {
     }
 
+    /** The handler did not catch the data API's "unavailable" error: the control plane is down (503). */
+    record DataUnavailable(String reason) implements HandlerOutcome {
+    }
+
     /** The call used up its CPU time (504). */
     record TimedOut(long cpuMillis) implements HandlerOutcome {
     }

@@ -10,6 +10,7 @@ import dev.qaldy.runtime.platform.BadRequestException;
 import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.platform.ErrorPages;
 import dev.qaldy.runtime.platform.ServingException;
+import dev.qaldy.runtime.sandbox.control.DataUnavailableException;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome;
 import dev.qaldy.runtime.sandbox.entity.HandlerRequest;
@@ -276,6 +277,8 @@ public class SiteServlet extends HttpServlet {
         } else if (outcome instanceof HandlerOutcome.NoHandler) {
             ErrorPages.write(response, 404, "no-handler", "No handler",
                     "This app has no handler for " + call.method() + " " + call.path() + ".", null);
+        } else if (outcome instanceof HandlerOutcome.DataUnavailable unavailable) {
+            throw new DataUnavailableException(unavailable.reason()); // 503 with Retry-After, like any outage
         } else if (outcome instanceof HandlerOutcome.TimedOut) {
             ErrorPages.write(response, 504, "handler-timeout", "This app took too long",
                     "The app's server code used up its time for this request.", accept);

@@ -43,7 +43,8 @@ class SiteServletTest {
                 "public/digits.txt", "0123456789",
                 "server.js", "app.post('/api/sign', function (req) { return {json: {hi: req.json.name, who: req.person}}; });"
                         + "app.get('/api/loop', function () { for (;;) {} });"
-                        + "app.get('/api/boom', function () { throw new Error('secret detail'); });"));
+                        + "app.get('/api/boom', function () { throw new Error('secret detail'); });"
+                        + "app.get('/api/notes', function () { return {json: qaldy.data.list('notes')}; });"));
         api.roomyCap(cell, java.time.Instant.now(), 1);
         publish(zip, TestBundles.live("guestbook", 1, zip, cell));
     }
@@ -164,6 +165,23 @@ class SiteServletTest {
         assertThat(boom.text()).doesNotContain("secret detail").contains("This app hit an error");
         assertThat(send("POST", "/api/sign", gate("Content-Type", "application/json"), "{\"name\":\"Ada\"}").status)
                 .isEqualTo(200);
+    }
+
+    @Test
+    void a_handler_that_does_not_catch_the_data_apis_outage_gets_a_calm_503_with_retry_after() throws Exception {
+        String notes = "/api/v1/internal/app-data/guestbook/notes";
+        api.reply(notes, Reply.json(200, "{\"records\":[],\"nextAfter\":null}"));
+        assertThat(get("/api/notes", gate()).text()).isEqualTo("{\"records\":[],\"nextAfter\":null}");
+        api.reply(notes, Reply.json(503, "{\"title\":\"database unreachable\",\"status\":503}"));
+        long start = System.nanoTime();
+        FakeHttp.Response down = get("/api/notes", gate("Accept", "application/json"));
+        assertThat(down.status).isEqualTo(503);
+        assertThat(down.header("Retry-After")).isEqualTo("30");
+        assertThat(down.header("Content-Type")).isEqualTo("application/problem+json");
+        assertThat(down.text()).contains("urn:qaldy:problem:data-unavailable").contains("cannot reach its data")
+                .doesNotContain("Exception").doesNotContain("QaldyDataError");
+        assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(5_000);
+        assertThat(api.tokens.get(api.calls.lastIndexOf(notes))).as("no service token with data calls").isEqualTo("null");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.qaldy.control.data.boundary;
 
+import dev.qaldy.control.data.entity.DataCaller;
 import dev.qaldy.control.data.entity.DataRecord;
 import dev.qaldy.control.data.entity.RecordBounds;
 import dev.qaldy.control.platform.boundary.CurrentSession;
@@ -42,22 +43,24 @@ public class DataResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(@PathParam("app") String app, @PathParam("collection") String collection, InputStream body,
             @Context UriInfo uri) {
-        DataRecord record = records.create(current.get().personId(), app, collection, RecordJson.body(body));
+        DataRecord record = records.create(me(), app, collection, RecordJson.body(body));
         return RecordJson.created(record, uri.getAbsolutePathBuilder().path(Long.toString(record.id())).build());
     }
 
-    /** {@code ?limit=1..100} (default 20) {@code &after=<id>} → {@code {records, nextAfter}}, oldest first. */
+    /** {@code ?limit=1..100} (default 20) {@code &after=<id>} {@code &order=oldest|newest} → {@code {records, nextAfter}}. */
     @GET
     public Response list(@PathParam("app") String app, @PathParam("collection") String collection,
-            @QueryParam("limit") String limit, @QueryParam("after") String after) {
+            @QueryParam("limit") String limit, @QueryParam("after") String after,
+            @QueryParam("order") String order) {
         int size = RecordBounds.page(limit);
-        return RecordJson.page(records.list(current.get().personId(), app, collection, size, RecordBounds.after(after)), size);
+        return RecordJson.page(records.list(me(), app, collection, size, RecordBounds.after(after),
+                RecordBounds.newestFirst(order)), size);
     }
 
     @GET
     @Path("{id}")
     public Response read(@PathParam("app") String app, @PathParam("collection") String collection, @PathParam("id") String id) {
-        return RecordJson.ok(records.read(current.get().personId(), app, collection, id));
+        return RecordJson.ok(records.read(me(), app, collection, id));
     }
 
     /** Replaces the whole object → 200 the record. */
@@ -66,13 +69,17 @@ public class DataResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response replace(@PathParam("app") String app, @PathParam("collection") String collection,
             @PathParam("id") String id, InputStream body) {
-        return RecordJson.ok(records.replace(current.get().personId(), app, collection, id, RecordJson.body(body)));
+        return RecordJson.ok(records.replace(me(), app, collection, id, RecordJson.body(body)));
     }
 
     @DELETE
     @Path("{id}")
     public Response delete(@PathParam("app") String app, @PathParam("collection") String collection, @PathParam("id") String id) {
-        records.delete(current.get().personId(), app, collection, id);
+        records.delete(me(), app, collection, id);
         return Response.noContent().build();
+    }
+
+    private DataCaller me() {
+        return DataCaller.person(current.get().personId());
     }
 }

@@ -1,5 +1,6 @@
 package dev.qaldy.control.data.boundary;
 
+import dev.qaldy.control.data.entity.DataCaller;
 import dev.qaldy.control.data.entity.DataRecord;
 import dev.qaldy.control.data.entity.RecordBounds;
 import dev.qaldy.control.platform.boundary.ServiceCall;
@@ -43,22 +44,24 @@ public class InternalDataResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
             @PathParam("collection") String collection, InputStream body, @Context UriInfo uri) {
-        DataRecord record = records.create(personId(person), app, collection, RecordJson.body(body));
+        DataRecord record = records.create(caller(person), app, collection, RecordJson.body(body));
         return RecordJson.created(record, uri.getAbsolutePathBuilder().path(Long.toString(record.id())).build());
     }
 
     @GET
     public Response list(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
-            @PathParam("collection") String collection, @QueryParam("limit") String limit, @QueryParam("after") String after) {
+            @PathParam("collection") String collection, @QueryParam("limit") String limit, @QueryParam("after") String after,
+            @QueryParam("order") String order) {
         int size = RecordBounds.page(limit);
-        return RecordJson.page(records.list(personId(person), app, collection, size, RecordBounds.after(after)), size);
+        return RecordJson.page(records.list(caller(person), app, collection, size, RecordBounds.after(after),
+                RecordBounds.newestFirst(order)), size);
     }
 
     @GET
     @Path("{id}")
     public Response read(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id) {
-        return RecordJson.ok(records.read(personId(person), app, collection, id));
+        return RecordJson.ok(records.read(caller(person), app, collection, id));
     }
 
     @PUT
@@ -66,20 +69,20 @@ public class InternalDataResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response replace(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id, InputStream body) {
-        return RecordJson.ok(records.replace(personId(person), app, collection, id, RecordJson.body(body)));
+        return RecordJson.ok(records.replace(caller(person), app, collection, id, RecordJson.body(body)));
     }
 
     @DELETE
     @Path("{id}")
     public Response delete(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id) {
-        records.delete(personId(person), app, collection, id);
+        records.delete(caller(person), app, collection, id);
         return Response.noContent().build();
     }
 
-    private static long personId(String header) {
+    private static DataCaller caller(String header) {
         try {
-            return Long.parseLong(header == null ? "" : header.trim());
+            return DataCaller.person(Long.parseLong(header == null ? "" : header.trim()));
         } catch (NumberFormatException e) {
             throw new InvalidInput(PERSON_HEADER + " must name the signed-in person's id");
         }

@@ -2,6 +2,7 @@ package dev.qaldy.control.data.boundary;
 
 import dev.qaldy.control.apps.control.AppGuard;
 import dev.qaldy.control.apps.entity.App;
+import dev.qaldy.control.data.entity.DataCaller;
 import dev.qaldy.control.data.entity.DataRecord;
 import dev.qaldy.control.data.entity.RecordBounds;
 import dev.qaldy.control.people.entity.Person;
@@ -19,7 +20,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Per-app JSON collections, for anyone who may open the app (the owner, and viewers it is shared
- * with; the access rules of {@link AppGuard}). Every write is one transaction: a process killed in
+ * with; the access rules of {@link AppGuard}) and for the app's own server code
+ * ({@link DataCaller.AppCode}, which reaches its own app only). Every write is one transaction: a process killed in
  * the middle of one leaves the record as it was before. An app holds at most
  * {@code qaldy.data.max-records-per-app} records (10,000); creating one locks the app's row, so
  * the bound holds under concurrent writes.
@@ -42,50 +44,65 @@ public class Records {
     long maxPerApp;
 
     /** Creates a record from JSON text; returns it with its id. */
-    public DataRecord create(long personId, String appName, String collection, String json) {
+    public DataRecord create(DataCaller caller, String appName, String collection, String json) {
         RecordBounds.collection(collection);
         String body = RecordBounds.record(json);
-        App app = openable(personId, appName);
+        App app = openable(caller, appName);
         em.lock(app, LockModeType.PESSIMISTIC_WRITE);
         long count = em.createNamedQuery(DataRecord.COUNT_OF_APP, Long.class).setParameter("app", app).getSingleResult();
         if (count >= maxPerApp) {
             throw new Conflict(appName + " holds " + count + " records, the most an app may keep; delete some first");
         }
-        DataRecord record = new DataRecord(app, collection, body, email(personId), clock.instant());
+        DataRecord record = new DataRecord(app, collection, body, author(caller), clock.instant());
         em.persist(record);
         em.flush();
         return record;
     }
 
-    /** A page of a collection, oldest first, after the record {@code after} (null: from the start). */
-    public List<DataRecord> list(long personId, String appName, String collection, int limit, Long after) {
+    /**
+     * A page of a collection, oldest first (or newest first), after the record {@code after} in
+     * that order (null: from the start).
+     */
+    public List<DataRecord> list(DataCaller caller, String appName, String collection, int limit, Long after,
+            boolean newestFirst) {
         RecordBounds.collection(collection);
-        App app = openable(personId, appName);
-        return em.createNamedQuery(DataRecord.PAGE, DataRecord.class).setParameter("app", app)
-                .setParameter("collection", collection).setParameter("after", after == null ? 0L : after)
+        App app = openable(caller, appName);
+        long from = after != null ? after : newestFirst ? Long.MAX_VALUE : 0L;
+        return em.createNamedQuery(newestFirst ? DataRecord.PAGE_NEWEST : DataRecord.PAGE, DataRecord.class)
+                .setParameter("app", app).setParameter("collection", collection).setParameter("after", from)
                 .setMaxResults(limit).getResultList();
     }
 
-    public DataRecord read(long personId, String appName, String collection, String id) {
-        return find(openable(personId, appName), collection, id);
+    public DataRecord read(DataCaller caller, String appName, String collection, String id) {
+        return find(openable(caller, appName), collection, id);
     }
 
     /** Replaces a record's whole object. */
-    public DataRecord replace(long personId, String appName, String collection, String id, String json) {
+    public DataRecord replace(DataCaller caller, String appName, String collection, String id, String json) {
         String body = RecordBounds.record(json);
-        DataRecord record = find(openable(personId, appName), collection, id);
+        DataRecord record = find(openable(caller, appName), collection, id);
         em.lock(record, LockModeType.PESSIMISTIC_WRITE);
         record.replace(body, clock.instant());
         return record;
     }
 
-    public void delete(long personId, String appName, String collection, String id) {
-        em.remove(find(openable(personId, appName), collection, id));
+    public void delete(DataCaller caller, String appName, String collection, String id) {
+        em.remove(find(openable(caller, appName), collection, id));
     }
 
-    /** @throws NotFound unless the person may open the app: the owner, or a viewer it is shared with */
-    App openable(long personId, String appName) {
+    /**
+     * @throws NotFound unless the caller may open the app: the owner, a viewer it is shared with, or
+     *                  the app's own code (never another app's)
+     */
+    App openable(DataCaller caller, String appName) {
         App app = guard.byName(appName).orElse(null);
+        if (caller instanceof DataCaller.AppCode code) {
+            if (app == null || !app.name().equals(code.app())) {
+                throw new NotFound("no app named " + appName + " whose code this is");
+            }
+            return app;
+        }
+        long personId = ((DataCaller.Person) caller).id();
         Person person = em.find(Person.class, personId);
         if (app == null || person == null || !(app.isOwnedBy(personId) || guard.isSharedWith(app, person.email()))) {
             throw new NotFound("no app named " + appName + " that you can open");
@@ -93,8 +110,11 @@ public class Records {
         return app;
     }
 
-    private String email(long personId) {
-        Person person = em.find(Person.class, personId);
+    private String author(DataCaller caller) {
+        if (caller instanceof DataCaller.AppCode) {
+            return DataCaller.APP_CODE_AUTHOR;
+        }
+        Person person = em.find(Person.class, ((DataCaller.Person) caller).id());
         return person == null ? "unknown" : person.email();
     }
 

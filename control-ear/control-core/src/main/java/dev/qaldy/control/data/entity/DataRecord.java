@@ -25,11 +25,15 @@ import java.util.Objects;
 @Table(name = "DATA_RECORDS", indexes = @Index(name = "DATA_APP_COLLECTION_IX", columnList = "APP_ID,COLLECTION_NAME,ID"))
 @NamedQuery(name = DataRecord.PAGE, query = "SELECT r FROM DataRecord r WHERE r.app = :app AND r.collection = :collection"
         + " AND r.id > :after ORDER BY r.id")
+@NamedQuery(name = DataRecord.PAGE_NEWEST, query = "SELECT r FROM DataRecord r WHERE r.app = :app AND r.collection = :collection"
+        + " AND r.id < :after ORDER BY r.id DESC")
 @NamedQuery(name = DataRecord.COUNT_OF_APP, query = "SELECT COUNT(r) FROM DataRecord r WHERE r.app = :app")
 @NamedQuery(name = DataRecord.DELETE_OF_APP, query = "DELETE FROM DataRecord r WHERE r.app = :app")
 public class DataRecord {
 
     public static final String PAGE = "DataRecord.page";
+    /** A page newest first: ids below {@code :after}. */
+    public static final String PAGE_NEWEST = "DataRecord.pageNewest";
     public static final String COUNT_OF_APP = "DataRecord.countOfApp";
     public static final String DELETE_OF_APP = "DataRecord.deleteOfApp";
 

@@ -91,4 +91,19 @@ public final class RecordBounds {
             throw new InvalidInput("after must be the id of the previous page's last record");
         }
     }
+
+    /**
+     * Whether a list is asked newest first: {@code order=newest}; {@code oldest} or nothing is oldest first.
+     *
+     * @throws InvalidInput for any other order
+     */
+    public static boolean newestFirst(String order) {
+        if (order == null || order.isEmpty() || order.equals("oldest")) {
+            return false;
+        }
+        if (order.equals("newest")) {
+            return true;
+        }
+        throw new InvalidInput("order must be \"oldest\" (the default) or \"newest\"");
+    }
 }

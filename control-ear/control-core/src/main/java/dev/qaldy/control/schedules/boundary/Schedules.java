@@ -20,6 +20,7 @@ import jakarta.persistence.TypedQuery;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** An app's schedules (cron, zone, job) and the runs of its jobs, for its owner. */
 @ApplicationScoped
@@ -43,6 +44,11 @@ public class Schedules {
     @Inject
     Event<Audited> audit;
 
+    /** Whether owners may add 6-field cron expressions with a seconds field (demos, tests); off: 5 fields only. */
+    @Inject
+    @ConfigProperty(name = "qaldy.scheduler.allow-seconds", defaultValue = "false")
+    boolean allowSeconds;
+
     /** The app's schedules, oldest first (owner only). */
     public List<Schedule> list(Session me, String appName) {
         App app = guard.owned(me, appName);
@@ -53,11 +59,11 @@ public class Schedules {
      * Adds a schedule (owner only); it first fires at the first tick after now.
      *
      * @param zone an IANA zone; null or blank for UTC
-     * @throws InvalidInput for a bad cron expression, zone or job name
+     * @throws InvalidInput for a bad cron expression (6 fields only with {@code qaldy.scheduler.allow-seconds}), zone or job name
      * @throws Conflict     when the app has {@value #MAX_PER_APP} schedules already
      */
     public Schedule add(Session me, String appName, String cron, String zone, String job) {
-        CronRule rule = CronRule.of(cron, zone);
+        CronRule rule = CronRule.of(cron, zone, allowSeconds);
         JobName.check(job);
         App app = guard.ownedForUpdate(me, appName);
         long count = em.createNamedQuery(Schedule.COUNT_OF_APP, Long.class).setParameter("app", app).getSingleResult();

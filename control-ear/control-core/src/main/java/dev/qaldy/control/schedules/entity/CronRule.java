@@ -21,7 +21,10 @@ import java.util.TreeSet;
 
 /**
  * A standard 5-field (Unix) cron expression evaluated in an IANA time zone, and the ticks it
- * defines. This is where the DST rules live:
+ * defines. Where the cell allows it ({@code qaldy.scheduler.allow-seconds}, off by default), also a
+ * 6-field expression whose first field is the second (Spring's form, e.g. {@code *}{@code /10 * * * * *}
+ * for every 10 seconds): same rules, finer ticks, for demos and tests that cannot wait for minutes.
+ * This is where the DST rules live:
  * <ul>
  * <li>Ticks are what cron-utils' {@link ExecutionTime#nextExecution} gives over {@link ZonedDateTime}
  * in the zone, walking forward. Across a DST change the walk starts at the local midnight before
@@ -43,24 +46,38 @@ public final class CronRule {
     /** The default zone, named "UTC" (not "Z"). */
     public static final ZoneId UTC = ZoneId.of("UTC");
     private static final CronParser PARSER = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
+    /** Six fields, the first the second of the minute (cron-utils' Spring definition). */
+    private static final CronParser WITH_SECONDS = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.SPRING));
 
     private final String expression;
     private final ZoneId zone;
     private final ExecutionTime inZone;
+    private final boolean seconds;
 
-    private CronRule(String expression, ZoneId zone, ExecutionTime inZone) {
+    private CronRule(String expression, ZoneId zone, ExecutionTime inZone, boolean seconds) {
         this.expression = expression;
         this.zone = zone;
         this.inZone = inZone;
+        this.seconds = seconds;
     }
 
     /**
-     * Parses and checks a cron expression and a zone.
+     * Parses and checks a standard 5-field cron expression and a zone.
      *
      * @param zone an IANA zone id such as {@code Europe/Berlin}; null or blank means UTC
      * @throws InvalidInput naming what is wrong, for a bad expression, a bad zone, or an expression that never fires
      */
     public static CronRule of(String expression, String zone) {
+        return of(expression, zone, false);
+    }
+
+    /**
+     * As {@link #of(String, String)}; with {@code allowSeconds} a 6-field expression (seconds first)
+     * is accepted too.
+     *
+     * @throws InvalidInput as {@link #of(String, String)}, and for 6 fields when they are not allowed
+     */
+    public static CronRule of(String expression, String zone, boolean allowSeconds) {
         if (expression == null || expression.isBlank()) {
             throw new InvalidInput("a cron expression is required, e.g. \"0 * * * *\" for every hour");
         }
@@ -69,14 +86,23 @@ public final class CronRule {
             throw new InvalidInput("the cron expression is longer than " + MAX_LENGTH + " characters");
         }
         ZoneId zoneId = zone(zone);
+        boolean seconds = cron.split(" ").length == 6;
+        if (seconds && !allowSeconds) {
+            throw new InvalidInput("\"" + cron + "\" has 6 fields; this cell takes standard 5-field cron expressions"
+                    + " (minute hour day-of-month month day-of-week, e.g. \"30 2 * * *\"): schedules with a seconds field"
+                    + " need qaldy.scheduler.allow-seconds=true");
+        }
         ExecutionTime time;
         try {
-            time = ExecutionTime.forCron(PARSER.parse(cron));
+            time = ExecutionTime.forCron((seconds ? WITH_SECONDS : PARSER).parse(cron));
         } catch (IllegalArgumentException e) {
-            throw new InvalidInput("\"" + cron + "\" is not a standard 5-field cron expression"
-                    + " (minute hour day-of-month month day-of-week, e.g. \"30 2 * * *\"): " + e.getMessage());
+            throw new InvalidInput(seconds
+                    ? "\"" + cron + "\" is not a 6-field cron expression (second minute hour day-of-month month"
+                            + " day-of-week, e.g. \"*/10 * * * * *\"): " + e.getMessage()
+                    : "\"" + cron + "\" is not a standard 5-field cron expression"
+                            + " (minute hour day-of-month month day-of-week, e.g. \"30 2 * * *\"): " + e.getMessage());
         }
-        CronRule rule = new CronRule(cron, zoneId, time);
+        CronRule rule = new CronRule(cron, zoneId, time, seconds);
         ZonedDateTime probe = ZonedDateTime.of(2000, 1, 1, 0, 0, 0, 0, zoneId);
         if (time.nextExecution(probe).isEmpty() && time.nextExecution(ZonedDateTime.now(zoneId)).isEmpty()) {
             throw new InvalidInput("\"" + cron + "\" never fires");
@@ -105,6 +131,11 @@ public final class CronRule {
 
     public ZoneId zone() {
         return zone;
+    }
+
+    /** Whether the expression has a seconds field (6 fields). */
+    public boolean hasSeconds() {
+        return seconds;
     }
 
     /**

@@ -98,8 +98,9 @@ public class Schedule {
         return app;
     }
 
+    /** The rule; a stored expression was accepted when the schedule was added, so a seconds field is read as such. */
     public CronRule rule() {
-        return CronRule.of(cron, zone);
+        return CronRule.of(cron, zone, true);
     }
 
     public String cron() {

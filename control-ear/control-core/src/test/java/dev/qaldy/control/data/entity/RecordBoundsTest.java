@@ -50,4 +50,12 @@ class RecordBoundsTest {
     void bad_page_sizes(String limit) {
         assertThatThrownBy(() -> RecordBounds.page(limit)).isInstanceOf(InvalidInput.class);
     }
+
+    @Test
+    void a_list_is_oldest_first_unless_newest_is_asked() {
+        assertThat(RecordBounds.newestFirst(null)).isFalse();
+        assertThat(RecordBounds.newestFirst("oldest")).isFalse();
+        assertThat(RecordBounds.newestFirst("newest")).isTrue();
+        assertThatThrownBy(() -> RecordBounds.newestFirst("random")).isInstanceOf(InvalidInput.class).hasMessageContaining("newest");
+    }
 }

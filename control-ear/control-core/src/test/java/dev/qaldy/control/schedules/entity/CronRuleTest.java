@@ -26,6 +26,29 @@ class CronRuleTest {
     }
 
     @Test
+    void a_seconds_field_is_refused_unless_the_cell_allows_it() {
+        assertThatThrownBy(() -> CronRule.of("*/10 * * * * *", "UTC")).isInstanceOf(InvalidInput.class)
+                .hasMessageContaining("has 6 fields").hasMessageContaining("qaldy.scheduler.allow-seconds");
+        assertThatThrownBy(() -> CronRule.of("*/10 * * * * *", "UTC", false)).isInstanceOf(InvalidInput.class);
+        assertThatThrownBy(() -> CronRule.of("61 * * * * *", "UTC", true)).isInstanceOf(InvalidInput.class)
+                .hasMessageContaining("not a 6-field cron expression");
+        assertThat(CronRule.of("0 * * * *", "UTC", true).hasSeconds()).as("5 fields stay minutes").isFalse();
+    }
+
+    @Test
+    void with_seconds_allowed_a_6_field_rule_ticks_in_seconds() {
+        CronRule rule = CronRule.of("*/10 * * * * *", "UTC", true);
+        assertThat(rule.hasSeconds()).isTrue();
+        assertThat(rule.ticksBetween(Instant.parse("2026-11-30T10:00:00Z"), Instant.parse("2026-11-30T10:00:30Z")))
+                .containsExactly(Instant.parse("2026-11-30T10:00:10Z"), Instant.parse("2026-11-30T10:00:20Z"),
+                        Instant.parse("2026-11-30T10:00:30Z"));
+        CronRule daily = CronRule.of("15 30 2 * * *", "Europe/Berlin", true);
+        assertThat(daily.ticksBetween(Instant.parse("2026-03-28T12:00:00Z"), Instant.parse("2026-03-29T12:00:00Z")))
+                .as("spring forward: 02:30:15 does not exist and moves forward by the gap, once")
+                .containsExactly(ZonedDateTime.parse("2026-03-29T03:30:15+02:00").toInstant());
+    }
+
+    @Test
     void the_zone_defaults_to_utc_and_spaces_are_normalised() {
         CronRule rule = CronRule.of("  0   *  * * * ", null);
         assertThat(rule.zone().getId()).isEqualTo("UTC");
