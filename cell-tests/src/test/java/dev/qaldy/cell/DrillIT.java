@@ -19,8 +19,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * broken on purpose through config: a gate restarted with an access memory of 1 s (and no
  * freshness window) cannot keep people who already opened an app, so "Apps people already opened"
  * must fail. Durations shortened through config: console poll 1 s, cap states every 2 s,
- * scheduler ticks every 2 s (the drill's schedule stays every minute, so each pass lasts until a
- * minute boundary has passed).
+ * scheduler ticks every 2 s, and the drill's schedule every 15 s (cron with seconds, allowed on
+ * this cell), so each pass lasts until one of those ticks has passed.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DrillIT {
@@ -28,7 +28,7 @@ class DrillIT {
     static final String GATE_OPTS = "-Dqaldy.console.poll-interval=PT1S";
     static final Map<String, String> DRILL = Map.of("QALDY_DRILL_OPTS",
             "-Dqaldy.drill.return-wait=PT90S -Dqaldy.drill.catch-up-wait=PT90S -Dqaldy.drill.settle=PT6S"
-                    + " -Dqaldy.drill.cap-wait=PT60S");
+                    + " -Dqaldy.drill.cap-wait=PT60S -Dqaldy.drill.cron=*/15_*_*_*_*_*");
     static Cell cell;
 
     @BeforeAll
@@ -37,7 +37,7 @@ class DrillIT {
                 "QALDY_NO_SEED", "1",
                 "QALDY_OPTS", "-Dqaldy.cap.refresh=PT2S -Dqaldy.cap.report-interval=PT1S",
                 "QALDY_OPTS_GATE", GATE_OPTS,
-                "QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S"));
+                "QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S -Dqaldy.scheduler.allow-seconds=true"));
     }
 
     @AfterAll

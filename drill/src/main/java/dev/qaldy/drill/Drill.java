@@ -34,7 +34,8 @@ import java.util.List;
  * drill could not run (the cell is not up, a step of the set-up failed), or bad arguments.
  *
  * <p>Durations (system properties, through {@code QALDY_DRILL_OPTS}; tests shorten them):
- * {@code qaldy.drill.cron} the schedule's cron ({@code * * * * *}); the outage lasts until its next
+ * {@code qaldy.drill.cron} the schedule's cron ({@code * * * * *}; "_" stands for a space, as
+ * the options are split at spaces); the outage lasts until its next
  * tick plus {@code qaldy.drill.tick-margin} (PT5S), at least until the console's banner showed;
  * {@code qaldy.drill.console-wait} for the banner (default: the console's poll interval × (misses
  * + 1) + 20 s); {@code qaldy.drill.return-wait} (PT3M) per person after the return;
@@ -110,7 +111,7 @@ public final class Drill {
                     + "); start it with bin/qaldy up");
         }
         say("Making the people of the seed's table (app " + cast.app + ")…");
-        cast.prepare(setting("qaldy.drill.cron", "* * * * *"), duration("qaldy.drill.cap-wait", "PT2M"));
+        cast.prepare(setting("qaldy.drill.cron", "* * * * *").replace('_', ' '), duration("qaldy.drill.cap-wait", "PT2M"));
         List<PassResult> results = new ArrayList<>();
         ConsoleWatch console = null;
         Exception consoleProblem = null;

@@ -19,7 +19,7 @@ import java.util.Map;
 public final class Http {
 
     static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(30);
-    private static final String[] KEPT_HEADERS = {"x-qaldy-access", "x-qaldy-cap", "x-qaldy-shield", "x-qaldy-code",
+    private static final String[] KEPT_HEADERS = {"x-qaldy-access", "x-qaldy-site", "x-qaldy-cap", "x-qaldy-shield", "x-qaldy-code",
             "retry-after", "location", "content-type"};
 
     /** The gate's session cookie on an app's origin; its Set-Cookie is kept as header "set-cookie". */

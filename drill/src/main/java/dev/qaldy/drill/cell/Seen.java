@@ -42,7 +42,7 @@ public record Seen(int status, String message, long ms, Map<String, String> head
             line.append(" “").append(message).append('”');
         }
         line.append(" in ").append(ms).append(" ms");
-        for (String h : new String[] {"x-qaldy-access", "x-qaldy-cap", "x-qaldy-shield", "retry-after"}) {
+        for (String h : new String[] {"x-qaldy-access", "x-qaldy-site", "x-qaldy-code", "x-qaldy-cap", "x-qaldy-shield", "retry-after"}) {
             if (headers.containsKey(h)) {
                 line.append(", ").append(h.replace("x-qaldy-", "")).append(' ').append(headers.get(h));
             }

@@ -51,14 +51,14 @@ public final class ScheduleCheck {
             Instant deadline = Instant.now().plus(wait);
             JsonObject caughtUp = null;
             while (caughtUp == null && Instant.now().isBefore(deadline)) {
-                caughtUp = catchUps().stream().filter(r -> r.getString("state", "").equals("succeeded")).findFirst().orElse(null);
+                caughtUp = catchUps(returned).stream().filter(r -> r.getString("state", "").equals("succeeded")).findFirst().orElse(null);
                 if (caughtUp == null) {
                     Cast.pause(Duration.ofSeconds(1));
                 }
             }
             long ms = Duration.between(returned, Instant.now()).toMillis();
             Cast.pause(settle);
-            int catchUps = catchUps().size();
+            int catchUps = catchUps(returned).size();
             long firedWhileDown = ofSchedule().stream().filter(r -> r.getString("actor", "").equals("scheduler"))
                     .map(r -> Instant.parse(r.getString("tick")))
                     .filter(t -> !t.isBefore(outageStart) && t.isBefore(returned)).count();
@@ -72,9 +72,11 @@ public final class ScheduleCheck {
         }
     }
 
-    private List<JsonObject> catchUps() {
+    /** Catch-up runs of ticks missed in this outage: after the last tick fired before it, before the return. */
+    private List<JsonObject> catchUps(Instant returned) {
         return ofSchedule().stream().filter(r -> r.getString("actor", "").equals(CATCHUP_ACTOR)
-                && Instant.parse(r.getString("tick")).isAfter(lastFiredBefore)).toList();
+                && Instant.parse(r.getString("tick")).isAfter(lastFiredBefore)
+                && Instant.parse(r.getString("tick")).isBefore(returned)).toList();
     }
 
     private List<JsonObject> ofSchedule() {
