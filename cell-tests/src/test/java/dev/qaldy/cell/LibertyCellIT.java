@@ -23,7 +23,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * seed's table on it, the API killed and then the database stopped for real (the control plane
  * restarted without the flag, on Liberty again; the schedule's catch-up through the EAR's
  * scheduler module's EJB timers). Durations shortened through config: access freshness 1 s, API
- * timeout 500 ms, console poll 2 s, cap states every 2 s, scheduler ticks every 2 s.
+ * timeout 500 ms, console poll 2 s, cap states every 2 s, scheduler ticks every 2 s, the drill's
+ * schedule every 15 s (cron with seconds, allowed on this cell).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LibertyCellIT {
@@ -40,7 +41,7 @@ class LibertyCellIT {
                 "QALDY_OPTS_GATE", "-Dqaldy.gate.access-freshness=PT1S -Dqaldy.gate.access-timeout-ms=500"
                         + " -Dqaldy.gate.breaker-delay-ms=2000 -Dqaldy.console.poll-interval=PT2S -Dqaldy.gate.shield.refresh=PT1S",
                 "QALDY_OPTS_RUNTIME", "-Dqaldy.runtime.live-freshness=PT1S",
-                "QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S"), "liberty");
+                "QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S -Dqaldy.scheduler.allow-seconds=true"), "liberty");
         Map<String, String> demo = cell.demoEnv();
         owner = Person.existing(cell, demo.get("QALDY_DEMO_EMAIL"), demo.get("QALDY_DEMO_PASSWORD"));
         owner.openApp("guestbook");
@@ -90,7 +91,8 @@ class LibertyCellIT {
     @Order(4)
     void the_drill_passes_every_row_of_the_seed_table_on_liberty() throws Exception {
         Path out = cell.var().resolve("drill/liberty");
-        Cell.Run run = cell.run(Map.of("QALDY_DRILL_OPTS", "-Dqaldy.drill.return-wait=PT90S -Dqaldy.drill.catch-up-wait=PT90S"),
+        Cell.Run run = cell.run(Map.of("QALDY_DRILL_OPTS",
+                        "-Dqaldy.drill.return-wait=PT90S -Dqaldy.drill.catch-up-wait=PT90S -Dqaldy.drill.cron=*/15_*_*_*_*_*"),
                 Duration.ofMinutes(20), "drill", "--out", out.toString());
         assertThat(run.exit()).as(run.output() + DrillIT.report(out)).isZero();
         String md = Files.readString(out.resolve("report.md"));
