@@ -91,6 +91,18 @@ public final class Cell implements AutoCloseable {
         return start(cell, "up");
     }
 
+    /**
+     * As {@link #up(String, Map)}, with a second runtime host ("runtime2", {@code QALDY_PORT_RUNTIME2})
+     * sharing the first one's data-centre cache; the gate keeps forwarding to the first.
+     */
+    public static Cell upWithTwoRuntimeHosts(String name, Map<String, String> extraEnv) throws Exception {
+        Cell cell = new Cell(name, extraEnv, false);
+        cell.components.add(cell.components.indexOf("runtime") + 1, "runtime2");
+        cell.ports.put("runtime2", freePort());
+        cell.env.put("QALDY_PORT_RUNTIME2", Integer.toString(cell.ports.get("runtime2")));
+        return start(cell, "up");
+    }
+
     private static Cell start(Cell cell, String... up) throws Exception {
         try {
             cell.qaldy(up);

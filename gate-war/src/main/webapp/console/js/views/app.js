@@ -99,6 +99,7 @@ function renderApp(ctx, app, body) {
   const sections = [overviewSection(ctx, app, state)];
   if (owner) {
     sections.push(buildsSection(ctx, name, state, setLive));
+    sections.push(kindSection(ctx, app));
     sections.push(sharingSection(ctx, name));
     sections.push(schedulesSection(ctx, name));
     sections.push(hooksSection(ctx, name));
@@ -143,6 +144,7 @@ function overviewSection(ctx, app, state) {
     h('dl', { class: 'facts' },
       h('dt', {}, 'Live version'), liveValue,
       h('dt', {}, 'Address'), h('dd', {}, url ? h('a', { href: url, class: 'break' }, url) : '—'),
+      h('dt', {}, 'Who can open it'), h('dd', { id: 'app-kind' }, kindWords(app.kind)),
       h('dt', {}, 'Your role'), h('dd', {}, app.role === 'owner'
         ? 'Owner'
         : `Viewer${app.owner ? ` (shared by ${app.owner})` : ''}`)),
@@ -545,6 +547,50 @@ function sharingSection(ctx, name) {
     h('h3', { class: 'subhead' }, 'People who can open it'),
     listState,
     list);
+}
+
+function kindWords(kind) {
+  return kind === 'site'
+    ? 'Anyone: a public site, no sign-in'
+    : 'You and the people you share it with, after signing in';
+}
+
+// App or public site: a site opens for anyone without signing in (static files only); sharing then does not apply.
+function kindSection(ctx, app) {
+  const name = String(app.name);
+  let kind = app.kind === 'site' ? 'site' : 'app';
+  const line = messageLine('kind-msg');
+  const status = h('p', { id: 'kind-status' });
+  const button = h('button', { type: 'button', id: 'kind-toggle', 'data-change': true });
+  const show = () => {
+    status.textContent = kindWords(kind) + '.';
+    button.textContent = kind === 'site' ? 'Require sign-in' : 'Make it a public site';
+    const fact = document.getElementById('app-kind');
+    if (fact) fact.textContent = kindWords(kind);
+  };
+  show();
+  button.addEventListener('click', () => whileBusy(button, 'Saving…', async () => {
+    const next = kind === 'site' ? 'app' : 'site';
+    say(line, 'info', '');
+    try {
+      const saved = await api('PUT', `/apps/${seg(name)}/kind`, { kind: next }, { signal: ctx.signal });
+      kind = saved && saved.kind === 'site' ? 'site' : 'app';
+      show();
+      say(line, 'success', kind === 'site'
+        ? `${name} is a public site now: anyone can open its pages without signing in.`
+        : `${name} needs sign-in again: only you and the people you share it with can open it.`);
+    } catch (error) {
+      if (ctx.signal.aborted || error.handled) return;
+      say(line, 'error', explain(error));
+    }
+  }));
+  return h('section', { class: 'card', 'aria-labelledby': 'kind-title' },
+    h('h2', { id: 'kind-title' }, 'Who can open it'),
+    status,
+    h('p', { class: 'hint' }, 'A public site serves its static files to anyone, without sign-in; its server code does not run. '
+      + 'The rate limits and your spending cap still apply.'),
+    h('div', { class: 'actions' }, button),
+    line);
 }
 
 function deleteSection(ctx, name) {

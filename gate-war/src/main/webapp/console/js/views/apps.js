@@ -21,6 +21,7 @@ export function appsView(ctx) {
     maxlength: '63',
     'aria-describedby': 'new-app-hint',
   });
+  const siteInput = h('input', { id: 'new-app-site', name: 'site', type: 'checkbox', 'aria-describedby': 'new-app-site-hint' });
   const createButton = h('button', { type: 'submit', id: 'create-app', class: 'primary', 'data-change': true }, 'Create app');
   const createLine = messageLine('create-msg');
   const createForm = h('form', { class: 'inline-form', novalidate: true, 'aria-labelledby': 'create-title' },
@@ -28,7 +29,10 @@ export function appsView(ctx) {
       h('label', { for: 'new-app-name' }, 'App name'),
       h('p', { class: 'hint', id: 'new-app-hint' },
         'Lower-case letters, digits and hyphens, like “guestbook” or “team-notes”. It becomes part of the app’s web address.'),
-      h('div', { class: 'input-row' }, nameInput, createButton)),
+      h('div', { class: 'input-row' }, nameInput, createButton),
+      h('label', { for: 'new-app-site' }, siteInput, ' Public site'),
+      h('p', { class: 'hint', id: 'new-app-site-hint' },
+        'Static files anyone can open without signing in, like a homepage or docs. You can change this later.')),
     createLine);
 
   createForm.addEventListener('submit', (event) => {
@@ -44,7 +48,7 @@ export function appsView(ctx) {
     say(createLine, 'info', '');
     whileBusy(createButton, 'Creating…', async () => {
       try {
-        await api('POST', '/apps', { name }, { signal: ctx.signal });
+        await api('POST', '/apps', { name, kind: siteInput.checked ? 'site' : 'app' }, { signal: ctx.signal });
         flash(`Created ${name}. Upload a build to put it live.`);
         navigate(`#/apps/${seg(name)}`);
       } catch (error) {
@@ -159,6 +163,7 @@ function appItem(app, ctx) {
         live
           ? h('span', { class: 'badge live' }, `Live: version ${app.liveVersion}`)
           : h('span', { class: 'badge', id: `not-live-${name}` }, owner ? 'Not live yet — upload and promote a build' : 'Not live yet'),
+        app.kind === 'site' ? h('span', { class: 'badge site', 'data-kind': 'site' }, 'Public site') : null,
         owner
           ? h('span', { class: 'badge role' }, 'Owner')
           : h('span', { class: 'badge role' }, app.owner ? `Shared with you by ${app.owner}` : 'Shared with you')),

@@ -5,6 +5,7 @@ import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
+import dev.qaldy.gate.sites.PublicSites;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -42,6 +43,9 @@ public class SharingVersionPush {
     CellSecrets secrets;
 
     @Inject
+    PublicSites sites;
+
+    @Inject
     Logger log;
 
     /** A readable push. */
@@ -73,6 +77,7 @@ public class SharingVersionPush {
                     "A sharing push is a JSON object with an app name and a whole, non-negative sharingVersion."));
             return;
         }
+        sites.sharingChanged(push.app(), push.sharingVersion()); // first: a former site is not public a moment longer
         access.sharingChanged(push.app(), push.sharingVersion());
         Pages.securityHeaders(res);
         res.setHeader("Cache-Control", "no-store");

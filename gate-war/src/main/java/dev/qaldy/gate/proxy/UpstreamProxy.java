@@ -79,13 +79,17 @@ public class UpstreamProxy {
 
     /**
      * App traffic to the runtime host, with {@code X-Qaldy-App}, {@code X-Qaldy-Person-Email} and
-     * the service token; the person's own Authorization and session cookie stay at the gate.
+     * the service token; the person's own Authorization and session cookie stay at the gate. A
+     * public site's traffic has no {@code session} (null) and names no person: the runtime host
+     * then serves static files only.
      */
     public void toRuntime(String app, Session session, HttpServletRequest req, HttpServletResponse res) throws IOException {
-        Map<String, String> added = Map.of(
-                "X-Qaldy-App", app,
-                "X-Qaldy-Person-Email", session.email(),
-                ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken());
+        Map<String, String> added = session == null
+                ? Map.of("X-Qaldy-App", app, ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken())
+                : Map.of(
+                        "X-Qaldy-App", app,
+                        "X-Qaldy-Person-Email", session.email(),
+                        ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken());
         forward(Upstream.RUNTIME, config.runtimeUrl(), req, res, added, maxBodyBytes);
     }
 

@@ -22,6 +22,8 @@ import dev.qaldy.gate.shield.Shield;
 import dev.qaldy.gate.shield.ShieldRequest;
 import dev.qaldy.gate.shield.ShieldTarget;
 import dev.qaldy.gate.shield.ShieldVerdict;
+import dev.qaldy.gate.sites.PublicSites;
+import dev.qaldy.gate.sites.SiteDecision;
 import jakarta.inject.Inject;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
@@ -42,7 +44,9 @@ import java.util.logging.Logger;
 
 /**
  * The gate's hot path, every request in explicit steps: route (Host, then path) → shield (deny
- * lists, bot rules, rate limits, daily limit; local, never the API) → session (verified locally) →
+ * lists, bot rules, rate limits, daily limit; local, never the API) → public site ({@link PublicSites}:
+ * a site anyone may open skips session and access; an app the gate could not learn about is never
+ * public) → session (verified locally) →
  * access (a fresh copy, else the control plane's answer, else on its failure the remembered copy;
  * fail closed) → cap (the account's last signed cap state plus the requests counted here; over it
  * the app is asleep, with or without the API; {@code X-Qaldy-Cap}) → forward (streamed), marked with
@@ -76,6 +80,9 @@ public class GateFilter extends HttpFilter {
 
     @Inject
     CapStep cap;
+
+    @Inject
+    PublicSites sites;
 
     @Inject
     CapEndpoint capStates;
@@ -228,10 +235,20 @@ public class GateFilter extends HttpFilter {
             Pages.send(req, res, Page.unavailable());
             return;
         }
+        SiteDecision site = sites.check(app);
+        if (site.isPublic()) {
+            publicSite(app, site, req, res);
+            return;
+        }
         SessionCheck check = session(req, key.get());
         if (!(check instanceof SessionCheck.Valid valid)) {
             if (check instanceof SessionCheck.Invalid invalid) {
                 log.log(Level.FINE, "gate: refused a session for {0}: {1}", new Object[] {app, invalid.reason()});
+            }
+            if (site.unknown()) { // never treat unknown as public; signing in needs the API too
+                res.setHeader(AccessDecision.HEADER, "refused");
+                Pages.send(req, res, Page.unavailable());
+                return;
             }
             signIn.askToSignIn(app, req, res);
             return;
@@ -246,6 +263,19 @@ public class GateFilter extends HttpFilter {
             return;
         }
         Pages.send(req, res, refusal(decision, app, session));
+    }
+
+    /**
+     * A public site: no session or access step (sharing does not apply), the spending cap still
+     * does; forwarded without a person, so the runtime host serves its static files only.
+     */
+    private void publicSite(String app, SiteDecision site, HttpServletRequest req, HttpServletResponse res)
+            throws IOException {
+        res.setHeader(AccessDecision.HEADER, "public");
+        res.setHeader(SiteDecision.HEADER, site.source().header());
+        if (cap.admit(app, site.accountId(), req, res)) {
+            proxy.toRuntime(app, null, req, res);
+        }
     }
 
     /**

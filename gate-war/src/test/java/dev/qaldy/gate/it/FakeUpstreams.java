@@ -42,6 +42,10 @@ final class FakeUpstreams {
     }
 
     static final long ANN = 7;
+    /** The one app the fake control plane calls a public site. */
+    static final String PUBLIC_SITE = "leaflet";
+    /** Visibility questions asked. */
+    final java.util.concurrent.atomic.AtomicLong visibilityCalls = new java.util.concurrent.atomic.AtomicLong();
     /** The account every app belongs to unless {@link #account} says otherwise. */
     static final long OWNER = 100;
     static final String GOOD_TICKET = "good-ticket-0123456789";
@@ -165,6 +169,10 @@ final class FakeUpstreams {
             cap(ex, path);
             return;
         }
+        if (path.startsWith("/api/v1/internal/apps/") && path.endsWith("/visibility")) {
+            visibility(ex, path.substring("/api/v1/internal/apps/".length(), path.length() - "/visibility".length()));
+            return;
+        }
         Seen seen = record(ex, atControl);
         if (path.startsWith("/api/v1/internal/") && !serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
             json(ex, 401, "{\"status\":401}");
@@ -207,6 +215,25 @@ final class FakeUpstreams {
         } else {
             ex.getResponseHeaders().add("Location", "http://127.0.0.1:" + controlPort() + "/api/v1/apps/new");
             json(ex, 200, "{\"received\":" + seen.bodyBytes() + "}");
+        }
+    }
+
+    /**
+     * Whether an app is public, kept apart from {@link #atControl}: {@link #PUBLIC_SITE} is, every app the
+     * access endpoint knows is not, others are unknown (404); 503 at once while the access endpoint fails or hangs.
+     */
+    private void visibility(HttpExchange ex, String app) throws IOException {
+        visibilityCalls.incrementAndGet();
+        if (!serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
+            json(ex, 401, "{\"status\":401}");
+        } else if (accessMode != AccessMode.ANSWER || app.equals("broken")) {
+            json(ex, 503, "{\"status\":503}");
+        } else if (app.equals(PUBLIC_SITE) || app.equals("guestbook") || app.equals("locked") || shares.containsKey(app)) {
+            json(ex, 200, "{\"app\":\"" + app + "\",\"kind\":\"" + (app.equals(PUBLIC_SITE) ? "site" : "app")
+                    + "\",\"visibility\":\"" + (app.equals(PUBLIC_SITE) ? "public" : "private") + "\",\"sharingVersion\":"
+                    + versions.getOrDefault(app, 1L) + ",\"accountId\":" + accounts.getOrDefault(app, OWNER) + "}");
+        } else {
+            json(ex, 404, "{\"status\":404}");
         }
     }
 

@@ -533,6 +533,34 @@ class GateIT {
 
     @Test
     @Order(13)
+    void aPublicSiteOpensWithoutASessionAndNamesNoPersonAndAnUnknownOneNeverDoes() throws Exception {
+        fakes.accessMode(FakeUpstreams.AccessMode.ANSWER);
+        awaitTheControlPlane();
+        fakes.atRuntime.clear();
+        Reply site = get(app(FakeUpstreams.PUBLIC_SITE), "/", "Accept: text/html", "Cookie: qaldy_session=" + DAVE);
+        assertThat(site.status()).isEqualTo(200);
+        assertThat(site.header(ACCESS)).isEqualTo("public");
+        assertThat(site.header("X-Qaldy-Site")).isEqualTo("asked");
+        Seen forwarded = fakes.atRuntime.peek();
+        assertThat(forwarded.header("X-Qaldy-App")).isEqualTo(FakeUpstreams.PUBLIC_SITE);
+        assertThat(forwarded.header("X-Qaldy-Person-Email")).as("a site's visitor is nobody in particular").isNull();
+        assertThat(get(app(FakeUpstreams.PUBLIC_SITE), "/").header("X-Qaldy-Site")).isEqualTo("fresh-copy");
+
+        fakes.accessMode(FakeUpstreams.AccessMode.FAIL);
+        Thread.sleep(FRESH.toMillis() + 200);
+        Reply during = get(app(FakeUpstreams.PUBLIC_SITE), "/", "Accept: text/html");
+        assertThat(during.status()).as("a site the gate learned about stays public").isEqualTo(200);
+        assertThat(during.header("X-Qaldy-Site")).isEqualTo("outage-copy");
+        Reply unknown = get(app("stranger"), "/", "Accept: text/html");
+        assertThat(unknown.status()).as("never learned: not public, and signing in needs the API").isEqualTo(503);
+        assertThat(unknown.header(ACCESS)).isEqualTo("refused");
+
+        fakes.accessMode(FakeUpstreams.AccessMode.ANSWER);
+        awaitTheControlPlane();
+    }
+
+    @Test
+    @Order(13)
     void metricsAreForTheCellsScrapersOnly() throws IOException {
         assertThat(get(publicHost(), "/metrics").status()).isEqualTo(404);
         assertThat(get(publicHost(), "/metrics", "X-Qaldy-Service-Token: wrong").status()).isEqualTo(404);
@@ -635,7 +663,7 @@ class GateIT {
         long refilled = elapsed / LIMITED_TOKEN.toNanos();
         assertThat(passed).as("the burst, plus what refilled in %d ms", elapsed / 1_000_000)
                 .isBetween((long) LIMITED_BURST, LIMITED_BURST + refilled);
-        assertThat(replies.get(0).status()).as("past the shield: no session, and the API is down").isEqualTo(401);
+        assertThat(replies.get(0).status()).as("past the shield: no session, and the API is down").isEqualTo(503);
         assertThat(replies.get(0).header(SHIELD)).isNull();
 
         Reply limited = replies.get(replies.size() - 1);
@@ -658,7 +686,7 @@ class GateIT {
 
         Thread.sleep(TimeUnit.SECONDS.toMillis(retryAfter) + 100); // the Retry-After the gate gave
         Reply again = get(app("limited"), "/api/list", "Accept: application/json");
-        assertThat(again.status()).as("a token came back on time").isEqualTo(401);
+        assertThat(again.status()).as("a token came back on time").isEqualTo(503);
         assertThat(again.header(SHIELD)).isNull();
     }
 
@@ -671,7 +699,7 @@ class GateIT {
                 "too close to midnight UTC to count a day");
         for (int i = 0; i < CAPPED_PER_DAY; i++) {
             Reply reply = get(app("capped"), "/", "Accept: application/json");
-            assertThat(reply.status()).as("request %d of the day", i + 1).isEqualTo(401);
+            assertThat(reply.status()).as("request %d of the day (no session, the API down)", i + 1).isEqualTo(503);
         }
         Reply capped = get(app("capped"), "/", "Accept: text/html");
         assertThat(capped.status()).isEqualTo(429);

@@ -382,6 +382,52 @@ class ControlPlaneIT {
         assertThat(access(app, 999_999_999L).getString("decision")).isEqualTo("deny");
     }
 
+    @Test
+    void an_app_becomes_a_public_site_and_back_for_its_owner_only_and_the_gate_is_told() {
+        Person ana = signUpAndIn("ana");
+        Person bob = signUpAndIn("bob");
+        String app = createApp(ana);
+        assertThat(api.get("api/v1/apps/" + app, ana.token()).json().getString("kind")).isEqualTo("app");
+        JsonObject before = visibility(app);
+        assertThat(before.getString("visibility")).isEqualTo("private");
+        assertThat(before.getJsonNumber("accountId").longValue()).isEqualTo(ana.id());
+        long version = before.getJsonNumber("sharingVersion").longValue();
+
+        Reply site = api.put("api/v1/apps/" + app + "/kind", json("kind", "site"), ana.token());
+        assertThat(site.status()).as(site.toString()).isEqualTo(200);
+        assertThat(site.json().getString("kind")).isEqualTo("site");
+        JsonObject open = visibility(app);
+        assertThat(open.getString("visibility")).isEqualTo("public");
+        assertThat(open.getString("kind")).isEqualTo("site");
+        assertThat(open.getJsonNumber("sharingVersion").longValue()).as("pushed to the gates like a share").isEqualTo(version + 1);
+        assertThat(api.put("api/v1/apps/" + app + "/kind", json("kind", "site"), ana.token()).status()).isEqualTo(200);
+        assertThat(visibility(app).getJsonNumber("sharingVersion").longValue()).as("no change, no push").isEqualTo(version + 1);
+
+        assertProblem(api.put("api/v1/apps/" + app + "/kind", json("kind", "public"), ana.token()), 400, "\"kind\" must be");
+        assertProblem(api.put("api/v1/apps/" + app + "/kind", json("kind", "app"), bob.token()), 404, "no app named");
+        assertThat(api.put("api/v1/apps/" + app + "/kind", json("kind", "app"), ana.token()).status()).isEqualTo(200);
+        assertThat(visibility(app).getString("visibility")).isEqualTo("private");
+
+        String born = unique("site");
+        Reply created = api.post("api/v1/apps", "{\"name\":\"" + born + "\",\"kind\":\"site\"}", ana.token());
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(visibility(born).getString("visibility")).isEqualTo("public");
+        assertProblem(api.post("api/v1/apps", "{\"name\":\"" + unique("x") + "\",\"kind\":\"daemon\"}", ana.token()), 400, "\"kind\" must be");
+        assertThat(api.get("api/v1/audit?limit=50", ana.token()).json().getJsonArray("entries"))
+                .extracting(v -> v.asJsonObject().getString("action") + " " + v.asJsonObject().getString("target"))
+                .contains("app.kind site", "app.kind app");
+
+        String token = TestCell.serviceToken();
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/visibility", null, null), 401, "X-Qaldy-Service-Token");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/no-such-app-" + RUN + "/visibility", null, token), 404, "no app named");
+    }
+
+    JsonObject visibility(String app) {
+        Reply reply = api.internal("GET", "api/v1/internal/apps/" + app + "/visibility", null, TestCell.serviceToken());
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        return reply.json();
+    }
+
     JsonObject access(String app, long person) {
         Reply reply = api.internal("GET", "api/v1/internal/access?app=" + app + "&person=" + person, null, TestCell.serviceToken());
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);

@@ -45,7 +45,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The runtime host's front door: every request the gate forwards comes through here, in this
  * order: service token → app → path → live version and bundle ({@link AppCode}) → a handler
  * ({@code /api/…}, only while the app's account is under its spending cap: {@link RunCap}) or a
- * static file. Each step is a small method; each refusal is the host's own
+ * static file. A request that names no person (a public site's visitor) never runs server code:
+ * every path is a static file. Each step is a small method; each refusal is the host's own
  * page or problem JSON. {@code X-Qaldy-Code} tells where the code came from ({@code api},
  * {@code memory}, {@code dc-copy}). While the control plane cannot be asked, handlers run from the
  * remembered bundle, but a static file is answered only if this data centre served it before.
@@ -108,7 +109,8 @@ public class SiteServlet extends HttpServlet {
             }
             String app = app(request);
             String path = RequestPaths.decode(rawPath(request));
-            boolean api = path.startsWith("/api/") || path.equals("/api");
+            // Server code runs for a person the gate named; a public site's visitor (no person) gets static files only.
+            boolean api = person(request) != null && (path.startsWith("/api/") || path.equals("/api"));
             if (!api && !isGetOrHead(request)) {
                 response.setHeader("Allow", "GET, HEAD");
                 ErrorPages.write(response, 405, "method-not-allowed", "Method not allowed",

@@ -104,6 +104,22 @@ class SiteServletTest {
     }
 
     @Test
+    void a_visitor_the_gate_names_no_person_for_gets_static_files_and_never_runs_server_code() throws Exception {
+        Map<String, String> visitor = gate();
+        visitor.remove("X-Qaldy-Person-Email");
+        FakeHttp.Response page = get("/", visitor);
+        assertThat(page.status).isEqualTo(200);
+        assertThat(page.text()).isEqualTo("<h1>Guestbook</h1>");
+        visitor.put("Content-Type", "application/json");
+        FakeHttp.Response post = send("POST", "/api/sign", visitor, "{\"name\":\"Eve\"}");
+        assertThat(post.status).as("only GET and HEAD for static files").isEqualTo(405);
+        FakeHttp.Response handlerPath = get("/api/loop", visitor);
+        assertThat(handlerPath.status).as("looked up as a file of public/, not run").isEqualTo(404);
+        FakeHttp.Response signedIn = send("POST", "/api/sign", gate("Content-Type", "application/json"), "{\"name\":\"Ada\"}");
+        assertThat(signedIn.status).as("a named person still reaches the handlers").isEqualTo(200);
+    }
+
+    @Test
     void traversal_is_refused_before_anything_is_fetched() throws Exception {
         for (String uri : new String[] {"/../server.js", "/%2e%2e/server.js", "/a%5c..%5cserver.js", "/x%00.html"}) {
             assertThat(get(uri, gate()).status).as(uri).isEqualTo(400);

@@ -1,5 +1,6 @@
 package dev.qaldy.control.apps.boundary;
 
+import dev.qaldy.control.apps.entity.AppKind;
 import dev.qaldy.control.apps.entity.AppView;
 import dev.qaldy.control.builds.boundary.Builds;
 import dev.qaldy.control.platform.boundary.CurrentSession;
@@ -22,7 +23,7 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
 import java.util.List;
 
-/** {@code /api/v1/apps}: create, list, show, delete an app, and choose its live version. */
+/** {@code /api/v1/apps}: create, list, show, delete an app, choose its live version and its kind (app or public site). */
 @Path("apps")
 @SignedIn
 @RequestScoped
@@ -38,11 +39,15 @@ public class AppsResource {
     @Inject
     CurrentSession current;
 
-    /** {@code {name}} → 201 the app; a name that is no DNS label or is reserved → 400; taken → 409. */
+    /**
+     * {@code {name, kind?}} → 201 the app; {@code kind} is {@code "app"} (the default: sign-in) or
+     * {@code "site"} (public); a name that is no DNS label or is reserved, or another kind → 400; taken → 409.
+     */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(InputStream body, @Context UriInfo uri) {
-        AppView app = apps.create(current.get(), JsonBody.read(body).text("name"));
+        JsonBody json = JsonBody.read(body);
+        AppView app = apps.create(current.get(), json.text("name"), AppKind.parse(json.textOr("kind", "app")));
         return Response.created(uri.getAbsolutePathBuilder().path(app.name()).build()).entity(app).build();
     }
 
@@ -64,6 +69,17 @@ public class AppsResource {
     public Response delete(@PathParam("app") String app) {
         apps.delete(current.get(), app);
         return Response.noContent().build();
+    }
+
+    /**
+     * {@code {"kind":"site"}} makes the app a public site (anyone may open it, no sign-in);
+     * {@code {"kind":"app"}} puts it behind sign-in again (owner only) → 200 the app; another kind → 400.
+     */
+    @PUT
+    @Path("{app}/kind")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public AppView kind(@PathParam("app") String app, InputStream body) {
+        return apps.changeKind(current.get(), app, AppKind.parse(JsonBody.read(body).text("kind")));
     }
 
     /** {@code {version}} → makes a succeeded build live (owner only) → 200 the app. */

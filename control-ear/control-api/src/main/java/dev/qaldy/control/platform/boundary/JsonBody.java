@@ -69,6 +69,16 @@ public record JsonBody(JsonObject json) {
         return text;
     }
 
+    /**
+     * {@code field}'s text, or {@code fallback} when the field is absent or null.
+     *
+     * @throws InvalidInput when it is present but not a string of at most 4096 characters
+     */
+    public String textOr(String field, String fallback) {
+        JsonValue value = json.get(field);
+        return value == null || value.getValueType() == JsonValue.ValueType.NULL ? fallback : text(field);
+    }
+
     /** @throws InvalidInput unless {@code field} is a whole number */
     public long wholeNumber(String field) {
         JsonValue value = json.get(field);

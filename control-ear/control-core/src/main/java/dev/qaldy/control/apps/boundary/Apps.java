@@ -3,8 +3,10 @@ package dev.qaldy.control.apps.boundary;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.control.apps.control.AppGuard;
 import dev.qaldy.control.apps.entity.App;
+import dev.qaldy.control.apps.entity.AppKind;
 import dev.qaldy.control.apps.entity.AppName;
 import dev.qaldy.control.apps.entity.AppView;
+import dev.qaldy.control.apps.entity.AppVisibility;
 import dev.qaldy.control.audit.entity.Audited;
 import dev.qaldy.control.builds.entity.Build;
 import dev.qaldy.control.builds.entity.BundleBytes;
@@ -32,7 +34,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Apps: create, list the ones a person owns or may view, show, delete. */
+/** Apps: create, list the ones a person owns or may view, show, change their kind, delete. */
 @ApplicationScoped
 @Transactional
 public class Apps {
@@ -62,17 +64,27 @@ public class Apps {
     Shields shields;
 
     /**
-     * Creates an app owned by {@code me}.
+     * Creates an app (behind sign-in) owned by {@code me}.
      *
      * @throws dev.qaldy.control.platform.control.InvalidInput naming the rule a bad name breaks
      * @throws Conflict when the name is taken
      */
     public AppView create(Session me, String name) {
+        return create(me, name, AppKind.APP);
+    }
+
+    /**
+     * Creates an app or a public site owned by {@code me}; a site is audited as {@code app.kind} too.
+     *
+     * @throws dev.qaldy.control.platform.control.InvalidInput naming the rule a bad name breaks
+     * @throws Conflict when the name is taken
+     */
+    public AppView create(Session me, String name, AppKind kind) {
         AppName.check(name);
         if (guard.byName(name).isPresent()) {
             throw new Conflict("the app name " + name + " is taken");
         }
-        App app = new App(name, people.signedIn(me.personId()), clock.instant());
+        App app = new App(name, people.signedIn(me.personId()), clock.instant(), kind);
         try {
             em.persist(app);
             em.flush();
@@ -80,7 +92,35 @@ public class Apps {
             throw new Conflict("the app name " + name + " is taken");
         }
         audit.fire(new Audited(me.email(), Audited.APP_CREATE, app.id(), name, name));
+        if (kind.isPublic()) {
+            audit.fire(new Audited(me.email(), Audited.APP_KIND, app.id(), name, kind.json()));
+        }
         return view(app, AppView.OWNER);
+    }
+
+    /**
+     * Makes the app a public site or an app behind sign-in (owner only). A real change raises the
+     * sharing version and is pushed to every gate before the API answers (like a revoke), so no
+     * gate keeps serving a former site without sign-in from what it remembered; audited as
+     * {@code app.kind}. Asking for the kind it already has changes nothing.
+     */
+    public AppView changeKind(Session me, String name, AppKind kind) {
+        App app = guard.ownedForUpdate(me, name);
+        if (app.kind() != kind) {
+            app.changeKind(kind);
+            sharingChanged.fire(new SharingChanged(name, app.sharingChanged()));
+            audit.fire(new Audited(me.email(), Audited.APP_KIND, app.id(), name, kind.json()));
+        }
+        return view(app, AppView.OWNER);
+    }
+
+    /**
+     * Whether anyone may open {@code name} without signing in, for the gate.
+     *
+     * @throws dev.qaldy.control.platform.control.NotFound when there is no such app
+     */
+    public AppVisibility visibility(String name) {
+        return AppVisibility.of(guard.existing(name));
     }
 
     /** The apps {@code me} owns and the ones shared with {@code me}, by name. */
@@ -123,6 +163,7 @@ public class Apps {
     }
 
     private AppView view(App app, String role) {
-        return new AppView(app.name(), app.owner().email(), role, app.liveVersion(), urls.app(app.name()));
+        return new AppView(app.name(), app.owner().email(), role, app.liveVersion(), urls.app(app.name()),
+                app.kind().json());
     }
 }

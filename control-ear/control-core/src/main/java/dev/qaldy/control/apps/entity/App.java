@@ -16,8 +16,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * An app: its unique name, its owner, the version that is live, the last build version handed out,
- * and a sharing version that grows with every share or revoke (the gate drops remembered answers
+ * An app: its unique name, its owner, its kind (an app behind sign-in, or a public site), the
+ * version that is live, the last build version handed out, and a sharing version that grows with every share or revoke (the gate drops remembered answers
  * older than the newest sharing version it has seen).
  */
 @Entity
@@ -57,14 +57,24 @@ public class App {
     @Column(name = "SHARING_VERSION", nullable = false)
     private long sharingVersion;
 
+    /** {@code "app"} or {@code "site"}; null in rows from before kinds existed, which read as an app. */
+    @Column(name = "KIND", length = 8)
+    private String kind;
+
     protected App() {
     }
 
     /** @param name a name that passed {@link AppName#check} */
     public App(String name, Person owner, Instant createdAt) {
+        this(name, owner, createdAt, AppKind.APP);
+    }
+
+    /** @param name a name that passed {@link AppName#check} */
+    public App(String name, Person owner, Instant createdAt, AppKind kind) {
         this.name = Objects.requireNonNull(name, "name");
         this.owner = Objects.requireNonNull(owner, "owner");
         this.createdAt = createdAt.toEpochMilli();
+        this.kind = Objects.requireNonNull(kind, "kind").json();
     }
 
     public Long id() {
@@ -107,6 +117,19 @@ public class App {
             throw new IllegalArgumentException("no version " + version + " of " + name);
         }
         this.liveVersion = version;
+    }
+
+    /** An app (sign-in) or a public site; never public unless set so. */
+    public AppKind kind() {
+        return AppKind.stored(kind);
+    }
+
+    /**
+     * Makes the app an app or a public site. Who may open it changes with it, so the caller bumps
+     * the sharing version too ({@link #sharingChanged}): every gate then drops what it remembered.
+     */
+    public void changeKind(AppKind kind) {
+        this.kind = Objects.requireNonNull(kind, "kind").json();
     }
 
     /** Records a change of who may open the app; returns the new sharing version. */

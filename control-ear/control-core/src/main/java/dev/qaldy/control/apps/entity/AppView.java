@@ -8,8 +8,9 @@ package dev.qaldy.control.apps.entity;
  * @param role        {@code "owner"} or {@code "viewer"}
  * @param liveVersion the live version, or {@code null}
  * @param url         the app's own origin, e.g. {@code http://guestbook.localhost:8080/}
+ * @param kind        {@code "app"} (sign-in, shared by email) or {@code "site"} (public, no sign-in)
  */
-public record AppView(String name, String owner, String role, Long liveVersion, String url) {
+public record AppView(String name, String owner, String role, Long liveVersion, String url, String kind) {
 
     public static final String OWNER = "owner";
     public static final String VIEWER = "viewer";

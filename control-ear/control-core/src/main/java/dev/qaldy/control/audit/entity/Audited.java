@@ -19,6 +19,8 @@ public record Audited(String actor, String action, Long appId, String appName, S
     public static final String SIGN_OUT = "sign-out";
     public static final String APP_CREATE = "app.create";
     public static final String APP_DELETE = "app.delete";
+    /** The app became a public site or an app behind sign-in again; the target is the new kind. */
+    public static final String APP_KIND = "app.kind";
     public static final String BUILD = "build";
     public static final String PROMOTE = "promote";
     public static final String SHARE = "share";

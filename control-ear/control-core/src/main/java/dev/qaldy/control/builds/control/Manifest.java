@@ -14,7 +14,8 @@ import java.util.Set;
  * ({@code handler} optional).
  *
  * @param name    a DNS label naming the app the archive was made for
- * @param kind    always {@code "app"} for now
+ * @param kind    {@code "app"}, or {@code "site"}: static files only (no handler, no {@code server.js}).
+ *                Whether anyone may open it without signing in is the app's own setting, not the archive's
  * @param handler path of the server-side script inside the archive, or {@code null}
  */
 public record Manifest(String name, String kind, String handler) {
@@ -23,7 +24,8 @@ public record Manifest(String name, String kind, String handler) {
     public static final String FILE = "qaldy.json";
     /** Largest manifest read, in bytes. */
     public static final int MAX_BYTES = 64 * 1024;
-    private static final Set<String> KINDS = Set.of("app");
+    private static final Set<String> KINDS = Set.of("app", "site");
+    private static final String DEFAULT_HANDLER = "server.js";
 
     /**
      * Parses and checks a manifest.
@@ -48,9 +50,13 @@ public record Manifest(String name, String kind, String handler) {
         }
         String kind = string(object, "kind", true);
         if (!KINDS.contains(kind)) {
-            throw new BundleRejected(FILE + ": \"kind\" must be \"app\"");
+            throw new BundleRejected(FILE + ": \"kind\" must be \"app\" or \"site\"");
         }
         String handler = string(object, "handler", false);
+        if ("site".equals(kind) && (handler != null || files.contains(DEFAULT_HANDLER))) {
+            throw new BundleRejected(FILE + ": a \"site\" is static files only: no \"handler\" and no "
+                    + DEFAULT_HANDLER);
+        }
         if (handler != null && (!handler.endsWith(".js") || !files.contains(handler))) {
             throw new BundleRejected(FILE + ": \"handler\" must name a .js file in the archive; \""
                     + (handler.length() > 100 ? handler.substring(0, 100) + "…" : handler) + "\" is not one");

@@ -136,8 +136,19 @@ class BundlePackagerTest {
         assertRefused(List.of(file("qaldy.json", "[1]")), "must be a JSON object");
         assertRefused(List.of(file("qaldy.json", "{\"kind\":\"app\"}")), "\"name\" is required");
         assertRefused(List.of(file("qaldy.json", "{\"name\":\"Guest.Book\",\"kind\":\"app\"}")), "DNS label");
-        assertRefused(List.of(file("qaldy.json", "{\"name\":\"g\",\"kind\":\"daemon\"}")), "\"kind\" must be \"app\"");
+        assertRefused(List.of(file("qaldy.json", "{\"name\":\"g\",\"kind\":\"daemon\"}")), "\"kind\" must be \"app\" or \"site\"");
         assertRefused(List.of(file("qaldy.json", MANIFEST)), "\"handler\" must name a .js file in the archive");
+    }
+
+    @Test
+    void a_site_is_static_files_only() throws Exception {
+        PackedBundle site = pack(TestZips.zip(List.of(file("qaldy.json", "{\"name\":\"docs\",\"kind\":\"site\"}"),
+                file("public/index.html", "<h1>Docs</h1>"))));
+        assertThat(site.files()).isEqualTo(2);
+        assertRefused(List.of(file("qaldy.json", "{\"name\":\"docs\",\"kind\":\"site\",\"handler\":\"api.js\"}"),
+                file("api.js", "x")), "a \"site\" is static files only");
+        assertRefused(List.of(file("qaldy.json", "{\"name\":\"docs\",\"kind\":\"site\"}"), file("server.js", "x")),
+                "a \"site\" is static files only");
     }
 
     @Test

@@ -1,0 +1,180 @@
+package dev.qaldy.gate.sites;
+
+import dev.qaldy.gate.access.FailureClass;
+import dev.qaldy.gate.platform.ControlPlaneUnavailable;
+import dev.qaldy.gate.sites.SiteDecision.Source;
+import dev.qaldy.gate.sites.SiteDecision.Verdict;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The public-site step of the hot path, before the session: may anyone open this app without
+ * signing in? In order: a copy younger than the access freshness window → use it; else ask the
+ * control plane ({@link VisibilityClient}) and let its answer replace the copy; only on a
+ * control-plane failure (connect error, timeout, 5xx, open breaker, full bulkhead) a copy younger
+ * than the access memory (seed: 30 minutes from the API's answer) stands in. Fails closed: an app
+ * the gate never learned is public is {@link Verdict#UNKNOWN}, never public; so is an answer outside
+ * the contract, a gate error, and a "public" answer older than a sharing change the gate already
+ * heard of. A change of kind reaches the gate as a sharing push and drops the copy at once.
+ */
+@ApplicationScoped
+public class PublicSites {
+
+    /** Asks the control plane; {@link VisibilityClient#ask} in the server, a stand-in in tests. */
+    @FunctionalInterface
+    interface Asker {
+        VisibilityAnswer ask(String app) throws ControlPlaneUnavailable;
+    }
+
+    @Inject
+    VisibilityClient client;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Logger log;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.access-freshness", defaultValue = "PT30S")
+    String freshnessText;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.access-memory", defaultValue = "PT30M")
+    String memoryText;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.site-memory-max-entries", defaultValue = "100000")
+    long maxEntries;
+
+    private Asker asker;
+    private Duration freshness;
+    private Duration memoryAge;
+    private SiteMemory memory;
+    private final AtomicBoolean failing = new AtomicBoolean();
+
+    public PublicSites() {
+    }
+
+    /** For tests: the rule without a container. */
+    PublicSites(Asker asker, Clock clock, Logger log, Duration freshness, Duration memoryAge, long maxEntries) {
+        this.clock = clock;
+        this.log = log;
+        init(asker, freshness, memoryAge, maxEntries);
+    }
+
+    @PostConstruct
+    void start() {
+        init(client::ask, duration("qaldy.gate.access-freshness", freshnessText),
+                duration("qaldy.gate.access-memory", memoryText), maxEntries);
+    }
+
+    private void init(Asker asker, Duration freshness, Duration memoryAge, long maxEntries) {
+        this.asker = asker;
+        this.freshness = freshness;
+        this.memoryAge = memoryAge;
+        this.memory = new SiteMemory(clock, memoryAge, maxEntries);
+    }
+
+    /** The decision for {@code app}; never throws (a failure inside the gate is {@link Verdict#UNKNOWN}). */
+    public SiteDecision check(String app) {
+        try {
+            return decide(app);
+        } catch (RuntimeException e) {
+            log.log(Level.WARNING, "gate: deciding whether " + app + " is public failed; treating it as not public", e);
+            return SiteDecision.unknown("gate error: " + e);
+        }
+    }
+
+    /**
+     * The control plane's push: who may open {@code app} changed (a share, a revoke, a change of
+     * kind, a deletion). The app's copy is dropped before the push is answered.
+     */
+    public void sharingChanged(String app, long sharingVersion) {
+        if (memory.sharingChanged(app, sharingVersion)) {
+            log.log(Level.FINE, "gate: dropped what it remembered of whether {0} is public (sharing version {1})",
+                    new Object[] {app, Long.toString(sharingVersion)});
+        }
+    }
+
+    /** Copies held (for tests and metrics). */
+    public long remembered() {
+        return memory.size();
+    }
+
+    SiteDecision decide(String app) {
+        long before = clock.millis();
+        Optional<SiteCopy> copy = memory.recall(app);
+        if (copy.isPresent() && copy.get().youngerThan(freshness, before)) {
+            return fromCopy(copy.get(), Source.FRESH_COPY);
+        }
+        VisibilityAnswer answer;
+        try {
+            answer = asker.ask(app);
+        } catch (ControlPlaneUnavailable | RuntimeException e) {
+            if (Thread.interrupted()) {
+                log.log(Level.FINE, "gate: cleared the interrupt a timeout left on this thread");
+            }
+            return failed(app, e);
+        }
+        if (failing.compareAndSet(true, false)) {
+            log.log(Level.INFO, "gate: the control plane answers visibility questions again");
+        }
+        return switch (answer.kind()) {
+            case PUBLIC, PRIVATE -> {
+                boolean isPublic = answer.kind() == VisibilityAnswer.Kind.PUBLIC;
+                if (!memory.learn(app, isPublic, answer.sharingVersion(), answer.accountId(), before) && isPublic) {
+                    // Asked before a change the gate already heard of: that "public" may be gone.
+                    yield SiteDecision.unknown("a public answer older than sharing version " + memory.newestVersion(app));
+                }
+                yield new SiteDecision(isPublic ? Verdict.PUBLIC : Verdict.PRIVATE, Source.ASKED, answer.accountId(),
+                        "control plane said " + answer.detail());
+            }
+            case UNKNOWN_APP -> {
+                memory.forget(app);
+                yield new SiteDecision(Verdict.PRIVATE, Source.ASKED, VisibilityAnswer.NO_ACCOUNT, "no such app");
+            }
+            case UNUSABLE -> SiteDecision.unknown("unusable visibility answer: " + answer.detail());
+        };
+    }
+
+    /** A failure: the control plane's lets a young enough copy stand in; the gate's own never does. */
+    private SiteDecision failed(String app, Throwable failure) {
+        if (FailureClass.of(failure) == FailureClass.GATE) {
+            log.log(Level.WARNING, "gate: asking whether " + app + " is public failed inside the gate", failure);
+            return SiteDecision.unknown("gate error: " + failure);
+        }
+        if (failing.compareAndSet(false, true)) {
+            log.log(Level.INFO, "gate: the control plane stopped answering visibility questions; public sites it "
+                    + "answered for in the last {0} stay public, others are not served without sign-in: {1}",
+                    new Object[] {memoryAge, failure.toString()});
+        }
+        Optional<SiteCopy> copy = memory.recall(app); // a push may have cleared it while the question was out
+        if (copy.isEmpty()) {
+            return SiteDecision.unknown("control plane failure, nothing remembered: " + failure);
+        }
+        return fromCopy(copy.get(), Source.OUTAGE_COPY);
+    }
+
+    private static SiteDecision fromCopy(SiteCopy copy, Source source) {
+        return new SiteDecision(copy.isPublic() ? Verdict.PUBLIC : Verdict.PRIVATE, source, copy.accountId(),
+                (copy.isPublic() ? "public" : "private") + " from a " + source.header());
+    }
+
+    private static Duration duration(String property, String value) {
+        try {
+            return Duration.parse(value.trim());
+        } catch (DateTimeParseException | NullPointerException e) {
+            throw new IllegalStateException(property + " must be an ISO-8601 duration like PT30M: " + value, e);
+        }
+    }
+}

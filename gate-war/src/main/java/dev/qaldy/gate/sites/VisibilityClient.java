@@ -1,0 +1,68 @@
+package dev.qaldy.gate.sites;
+
+import dev.qaldy.gate.access.FailureClass;
+import dev.qaldy.gate.platform.CellSecrets;
+import dev.qaldy.gate.platform.ControlPlane;
+import dev.qaldy.gate.platform.ControlPlaneUnavailable;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+/**
+ * The one bean that asks the control plane whether an app is public, with its own
+ * {@code @Timeout @CircuitBreaker @Bulkhead} (tuned by the {@code VisibilityClient/ask/…} keys,
+ * which follow the access client's {@code qaldy.gate.*} values). Like the access client, only a
+ * connection error, a timeout or a 5xx counts as a control-plane failure; a 4xx is an answer.
+ */
+@ApplicationScoped
+public class VisibilityClient {
+
+    @Inject
+    ControlPlane control;
+
+    @Inject
+    CellSecrets secrets;
+
+    /** Connect and read timeout of the underlying client, ms; the same value as {@code @Timeout}. */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.access-timeout-ms", defaultValue = "1000")
+    long timeoutMillis;
+
+    private ControlVisibilityApi api;
+
+    @PostConstruct
+    void connect() {
+        api = control.client(ControlVisibilityApi.class, timeoutMillis);
+    }
+
+    /**
+     * Asks whether anyone may open {@code app} without signing in.
+     *
+     * @throws ControlPlaneUnavailable when the control plane cannot be reached, times out or answers 5xx
+     */
+    @Timeout(1000)
+    @CircuitBreaker(failOn = {ControlPlaneUnavailable.class, TimeoutException.class},
+            requestVolumeThreshold = 4, failureRatio = 0.5, delay = 5000, successThreshold = 1)
+    @Bulkhead(32)
+    public VisibilityAnswer ask(String app) throws ControlPlaneUnavailable {
+        try (Response response = api.visibility(secrets.serviceToken(), app)) {
+            if (response.getStatus() >= 500) {
+                throw new ControlPlaneUnavailable("visibility answered HTTP " + response.getStatus());
+            }
+            String body = response.hasEntity() ? response.readEntity(String.class) : "";
+            return VisibilityAnswer.read(response.getStatus(), body, app);
+        } catch (ProcessingException e) {
+            if (FailureClass.of(e) != FailureClass.CONTROL_PLANE) {
+                throw e; // not the network: a gate error, never a reason to use the copy
+            }
+            throw new ControlPlaneUnavailable("visibility call failed: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package dev.qaldy.gate.sites;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.qaldy.gate.platform.ControlPlaneUnavailable;
+import dev.qaldy.gate.sites.SiteDecision.Source;
+import dev.qaldy.gate.sites.SiteDecision.Verdict;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
+
+/** The public-site rule against a scripted control plane and a clock the test moves. */
+class PublicSitesTest {
+
+    static final Duration FRESH = Duration.ofSeconds(30);
+    static final Duration MEMORY = Duration.ofMinutes(30);
+
+    /** A clock that moves only when told. */
+    static final class Moving extends Clock {
+        Instant now = Instant.parse("2026-11-30T10:00:00Z");
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        void pass(Duration d) {
+            now = now.plus(d);
+        }
+    }
+
+    /** What the stand-in control plane does next. */
+    enum Mode { PUBLIC, PRIVATE, GONE, DOWN, ODD, BUG }
+
+    final Moving clock = new Moving();
+    final AtomicInteger asked = new AtomicInteger();
+    volatile Mode mode = Mode.PUBLIC;
+    volatile long version = 1;
+    final PublicSites sites = new PublicSites(app -> {
+        asked.incrementAndGet();
+        return switch (mode) {
+            case PUBLIC -> new VisibilityAnswer(VisibilityAnswer.Kind.PUBLIC, version, 42, "public");
+            case PRIVATE -> new VisibilityAnswer(VisibilityAnswer.Kind.PRIVATE, version, 42, "private");
+            case GONE -> new VisibilityAnswer(VisibilityAnswer.Kind.UNKNOWN_APP, -1, -1, "HTTP 404");
+            case ODD -> new VisibilityAnswer(VisibilityAnswer.Kind.UNUSABLE, -1, -1, "HTTP 401");
+            case DOWN -> throw new ControlPlaneUnavailable("connection refused");
+            case BUG -> throw new IllegalStateException("a bug in the gate");
+        };
+    }, clock, Logger.getAnonymousLogger(), FRESH, MEMORY, 100);
+
+    @Test
+    void a_site_the_api_calls_public_is_public_and_a_fresh_copy_saves_asking() {
+        SiteDecision first = sites.check("docs");
+        assertThat(first.verdict()).isEqualTo(Verdict.PUBLIC);
+        assertThat(first.source()).isEqualTo(Source.ASKED);
+        assertThat(first.accountId()).isEqualTo(42);
+        clock.pass(Duration.ofSeconds(10));
+        SiteDecision again = sites.check("docs");
+        assertThat(again.verdict()).isEqualTo(Verdict.PUBLIC);
+        assertThat(again.source()).isEqualTo(Source.FRESH_COPY);
+        assertThat(asked).hasValue(1);
+    }
+
+    @Test
+    void during_an_outage_a_remembered_site_stays_public_for_the_access_memory_and_not_a_moment_longer() {
+        sites.check("docs");
+        mode = Mode.DOWN;
+        clock.pass(MEMORY.minusSeconds(1));
+        SiteDecision during = sites.check("docs");
+        assertThat(during.verdict()).isEqualTo(Verdict.PUBLIC);
+        assertThat(during.source()).isEqualTo(Source.OUTAGE_COPY);
+        clock.pass(Duration.ofSeconds(1));
+        assertThat(sites.check("docs").verdict()).as("30 minutes after the API's answer").isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void an_app_the_gate_never_learned_about_is_never_public_during_an_outage() {
+        mode = Mode.DOWN;
+        assertThat(sites.check("never-seen").verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(sites.check("never-seen").isPublic()).isFalse();
+    }
+
+    @Test
+    void a_private_app_stays_private_asked_fresh_or_remembered() {
+        mode = Mode.PRIVATE;
+        assertThat(sites.check("notes").verdict()).isEqualTo(Verdict.PRIVATE);
+        mode = Mode.DOWN;
+        clock.pass(Duration.ofMinutes(1));
+        SiteDecision during = sites.check("notes");
+        assertThat(during.verdict()).isEqualTo(Verdict.PRIVATE);
+        assertThat(during.source()).isEqualTo(Source.OUTAGE_COPY);
+    }
+
+    @Test
+    void an_answer_replaces_the_copy_so_a_site_made_private_is_private_once_asked() {
+        sites.check("docs");
+        mode = Mode.PRIVATE;
+        version = 2;
+        clock.pass(FRESH);
+        assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.PRIVATE);
+        mode = Mode.DOWN;
+        assertThat(sites.check("docs").verdict()).as("the copy is now the private answer").isEqualTo(Verdict.PRIVATE);
+    }
+
+    @Test
+    void the_sharing_push_drops_the_copy_at_once_and_an_older_public_answer_is_never_used() {
+        sites.check("docs");
+        sites.sharingChanged("docs", 2); // the owner made it an app behind sign-in
+        assertThat(sites.remembered()).isZero();
+        mode = Mode.DOWN;
+        assertThat(sites.check("docs").verdict()).as("no copy to stand in").isEqualTo(Verdict.UNKNOWN);
+        mode = Mode.PUBLIC; // an answer to a question asked before the change, still at version 1
+        assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.UNKNOWN);
+        version = 2;
+        mode = Mode.PRIVATE;
+        assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.PRIVATE);
+    }
+
+    @Test
+    void an_unknown_app_is_not_public_and_forgets_its_copy() {
+        sites.check("docs");
+        mode = Mode.GONE;
+        clock.pass(FRESH);
+        assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.PRIVATE);
+        mode = Mode.DOWN;
+        assertThat(sites.check("docs").verdict()).as("the deleted site's copy is gone").isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void an_answer_outside_the_contract_or_a_gate_error_is_never_public_whatever_is_remembered() {
+        sites.check("docs");
+        clock.pass(FRESH);
+        mode = Mode.ODD;
+        assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.UNKNOWN);
+        mode = Mode.BUG;
+        assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void a_copy_from_the_future_is_not_trusted() {
+        sites.check("docs");
+        clock.pass(Duration.ofMinutes(-5)); // the clock was set back
+        mode = Mode.DOWN;
+        assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.UNKNOWN);
+    }
+}
