@@ -58,7 +58,7 @@ class DrillIT {
         String md = Files.readString(out.resolve("report.md"));
         assertThat(md).contains("Result: **PASS**");
         for (String row : new String[] {"Apps people already opened", "Schedules", "Webhooks",
-                "Signing in, and opening an app for the first time", "The console", "Builds", "The spending cap", "The shield"}) {
+                "Signing in, and opening an app for the first time", "The console", "Builds", "Sites", "The spending cap", "The shield"}) {
             assertThat(md).containsPattern("\\| " + java.util.regex.Pattern.quote(row) + " \\|.*\\| PASS \\|");
         }
         assertThat(md).contains("## The API killed").contains("## The database stopped");

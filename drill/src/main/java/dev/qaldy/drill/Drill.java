@@ -14,6 +14,7 @@ import dev.qaldy.drill.rows.Check;
 import dev.qaldy.drill.rows.DuringOutage;
 import dev.qaldy.drill.rows.ScheduleCheck;
 import dev.qaldy.drill.rows.SeedRow;
+import dev.qaldy.drill.rows.SiteCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,7 +40,8 @@ import java.util.List;
  * tick plus {@code qaldy.drill.tick-margin} (PT5S), at least until the console's banner showed;
  * {@code qaldy.drill.console-wait} for the banner (default: the console's poll interval × (misses
  * + 1) + 20 s); {@code qaldy.drill.return-wait} (PT3M) per person after the return;
- * {@code qaldy.drill.catch-up-wait} (PT2M) and {@code qaldy.drill.settle} (PT8S) for the schedule;
+ * {@code qaldy.drill.site-wait} (PT8S: past the runtime host's live freshness) from the stop
+ * before a never-served page of the public site is asked for; {@code qaldy.drill.catch-up-wait} (PT2M) and {@code qaldy.drill.settle} (PT8S) for the schedule;
  * {@code qaldy.drill.cap-wait} (PT2M) for the payer's app to fall asleep.
  */
 public final class Drill {
@@ -140,6 +142,8 @@ public final class Drill {
         Visitor.expect(awaitAsked(), 200, "the viewer's visit before the outage");
         ScheduleCheck schedule = new ScheduleCheck(cast);
         Instant nextTick = schedule.before();
+        SiteCheck site = new SiteCheck(cast);
+        site.before();
         if (console != null) {
             console.beforeOutage();
         }
@@ -149,13 +153,13 @@ public final class Drill {
         cell.qaldy(kill ? new String[] {"stop", "control", "--kill"} : new String[] {"stop", "db"});
         try {
             checks.addAll(new DuringOutage(cell, http, cast).all(newcomer));
+            checks.addAll(site.servedPages());
             checks.add(console != null ? console.duringOutage(pass, stopped, consoleWait())
                     : Check.broken(SeedRow.CONSOLE, Check.DURING, "a console user", "the outage banner", consoleProblem));
-            Instant until = nextTick.plus(duration("qaldy.drill.tick-margin", "PT5S"));
+            waitUntil(stopped.plus(duration("qaldy.drill.site-wait", "PT8S")));
+            checks.add(site.neverServed(pass));
             say("Keeping it down until the schedule's tick at " + nextTick + " has passed…");
-            while (Instant.now().isBefore(until)) {
-                Cast.pause(Duration.ofMillis(Math.min(1000, Math.max(1, Duration.between(Instant.now(), until).toMillis()))));
-            }
+            waitUntil(nextTick.plus(duration("qaldy.drill.tick-margin", "PT5S")));
         } finally {
             say("Starting it again…");
             cell.qaldy(kill ? new String[] {"start", "control"} : new String[] {"start", "db"});
@@ -163,6 +167,7 @@ public final class Drill {
         Instant returned = Instant.now();
         Duration wait = duration("qaldy.drill.return-wait", "PT3M");
         checks.addAll(new AfterReturn(cast, wait).all(newcomer));
+        checks.add(site.afterReturn(pass, wait));
         if (console != null) {
             checks.add(console.afterReturn(pass, returned, wait));
         }
@@ -171,6 +176,12 @@ public final class Drill {
         PassResult result = new PassResult(pass, title, stopped, returned, checks);
         say(title + ": " + checks.stream().filter(Check::passed).count() + " of " + checks.size() + " checks passed");
         return result;
+    }
+
+    private static void waitUntil(Instant until) {
+        while (Instant.now().isBefore(until)) {
+            Cast.pause(Duration.ofMillis(Math.min(1000, Math.max(1, Duration.between(Instant.now(), until).toMillis()))));
+        }
     }
 
     /** The viewer's visit, asked of the API (retried for up to the return wait: the gate may still be finding the API back). */

@@ -40,6 +40,8 @@ public final class Cast {
     private final String stamp;
     public final String app;
     public final String cappedApp;
+    /** A public site of this run (kind "site": no sign-in), with one page per pass never opened before it. */
+    public final String site;
     public final byte[] bundle;
     public Visitor owner;
     public Visitor viewer;
@@ -58,6 +60,7 @@ public final class Cast {
         this.stamp = stamp;
         this.app = "drill-" + stamp;
         this.cappedApp = "drill-" + stamp + "-capped";
+        this.site = "drill-" + stamp + "-site";
         this.bundle = zip(cell.root().resolve("examples/guestbook"));
     }
 
@@ -81,6 +84,10 @@ public final class Cast {
         JsonObject schedule = Visitor.expect(owner.api("POST", "/apps/" + app + "/schedules",
                 "{\"cron\":" + Json.quote(cron) + ",\"job\":\"" + JOB + "\"}"), 201, "a schedule on " + app);
         scheduleId = schedule.getJsonNumber("id").longValue();
+
+        Visitor.expect(owner.api("POST", "/apps", "{\"name\":" + Json.quote(site) + ",\"kind\":\"site\"}"), 201,
+                "creating the public site " + site);
+        build(owner, site, siteBundle());
 
         payer = Visitor.signUp("a person over the spending cap", email("payer"), cell, http);
         publish(payer, cappedApp);
@@ -131,7 +138,12 @@ public final class Cast {
 
     private void publish(Visitor who, String name) {
         Visitor.expect(who.api("POST", "/apps", "{\"name\":" + Json.quote(name) + "}"), 201, "creating " + name);
-        JsonObject upload = Visitor.expect(who.upload(name, bundle), 202, "building " + name);
+        build(who, name, bundle);
+    }
+
+    /** Uploads {@code zip} as a build of {@code name}, waits for it and makes it live. */
+    private void build(Visitor who, String name, byte[] zip) {
+        JsonObject upload = Visitor.expect(who.upload(name, zip), 202, "building " + name);
         long version = upload.getJsonNumber("version").longValue();
         Instant deadline = Instant.now().plusSeconds(120);
         String status = "";
@@ -195,6 +207,33 @@ public final class Cast {
         } catch (java.security.GeneralSecurityException e) {
             throw new DrillError("cannot sign a webhook delivery: " + e.getMessage(), e);
         }
+    }
+
+    /** The public site's files: an index, an about page, and a page per pass that nobody opens before it. */
+    static byte[] siteBundle() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+            entry(zip, "qaldy.json", "{\"name\":\"drill-site\",\"kind\":\"site\"}");
+            for (String page : new String[] {"index", "about", "kill", "db"}) {
+                entry(zip, "public/" + page + ".html", "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                        + "<title>Drill site</title></head><body><h1>Drill site: " + page + "</h1>"
+                        + "<p>A public page of bin/qaldy drill.</p></body></html>\n");
+            }
+        } catch (IOException e) {
+            throw new DrillError("cannot zip the drill's site: " + e.getMessage(), e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void entry(ZipOutputStream zip, String name, String text) throws IOException {
+        zip.putNextEntry(new ZipEntry(name));
+        zip.write(text.getBytes(StandardCharsets.UTF_8));
+        zip.closeEntry();
+    }
+
+    /** An anonymous visitor's GET of {@code path} on the public site (no cookie, no token). */
+    public Seen visitSite(String path) {
+        return http.send(http.request(cell.appHost(site), path).header("Accept", "text/html").GET().build());
     }
 
     /** A zip of a folder's files, paths relative to it, as a person uploads it. */

@@ -20,6 +20,8 @@ public enum SeedRow {
     CONSOLE("The console", "Partly",
             "The console loads and says the control plane is unreachable; nothing can be changed until it is back."),
     BUILDS("Builds", "Stops", "Builds need the API and the builder. Apps already built are not affected."),
+    SITES("Sites", "Keeps working",
+            "Pages already served still load; a file that this data centre never served before needs the API."),
     SPENDING_CAP("The spending cap", "Keeps working",
             "The gate and the runtime host keep the last signed state, so apps still go to sleep at the cap with no API"
                     + " at all."),
