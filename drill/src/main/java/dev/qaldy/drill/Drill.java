@@ -150,6 +150,7 @@ public final class Drill {
         List<Check> checks = new ArrayList<>();
         say(title + "…");
         Instant stopped = Instant.now();
+        Instant restarting = null;
         cell.qaldy(kill ? new String[] {"stop", "control", "--kill"} : new String[] {"stop", "db"});
         try {
             checks.addAll(new DuringOutage(cell, http, cast).all(newcomer));
@@ -161,6 +162,7 @@ public final class Drill {
             say("Keeping it down until the schedule's tick at " + nextTick + " has passed…");
             waitUntil(nextTick.plus(duration("qaldy.drill.tick-margin", "PT5S")));
         } finally {
+            restarting = Instant.now();
             say("Starting it again…");
             cell.qaldy(kill ? new String[] {"start", "control"} : new String[] {"start", "db"});
         }
@@ -171,7 +173,7 @@ public final class Drill {
         if (console != null) {
             checks.add(console.afterReturn(pass, returned, wait));
         }
-        checks.add(schedule.after(stopped, returned, duration("qaldy.drill.catch-up-wait", "PT2M"),
+        checks.add(schedule.after(stopped, restarting, returned, duration("qaldy.drill.catch-up-wait", "PT2M"),
                 duration("qaldy.drill.settle", "PT8S")));
         PassResult result = new PassResult(pass, title, stopped, returned, checks);
         say(title + ": " + checks.stream().filter(Check::passed).count() + " of " + checks.size() + " checks passed");

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  */
 public record Seen(int status, String message, long ms, Map<String, String> headers, String body) {
 
-    private static final Pattern JSON_FIELD = Pattern.compile("\"(title|detail)\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
+    private static final Pattern JSON_FIELD = Pattern.compile("\"(title|detail|error)\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final Pattern HEADING = Pattern.compile("<h1[^>]*>(.*?)</h1>", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
     private static final Pattern PARAGRAPH = Pattern.compile("<p[^>]*>(.*?)</p>", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
     private static final Pattern TAG = Pattern.compile("<[^>]+>");

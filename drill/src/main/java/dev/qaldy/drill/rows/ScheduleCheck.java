@@ -38,9 +38,11 @@ public final class ScheduleCheck {
      * the scheduler's own ticks) and counts: one catch-up, none fired during the outage.
      *
      * @param outageStart when the control plane was stopped
-     * @param returned    when it was started again
+     * @param restarting  when its start began (it may fire ordinary ticks before the start command
+     *                    returns: ticks from here on are not "inside the outage")
+     * @param returned    when the start command returned
      */
-    public Check after(Instant outageStart, Instant returned, Duration wait, Duration settle) {
+    public Check after(Instant outageStart, Instant restarting, Instant returned, Duration wait, Duration settle) {
         String expected = "nothing fired while down; one catch-up run (actor " + CATCHUP_ACTOR + ") of a tick missed since "
                 + "the outage began, however many were missed";
         if (!nextTick.isBefore(returned)) {
@@ -61,7 +63,7 @@ public final class ScheduleCheck {
             int catchUps = catchUps(returned).size();
             long firedWhileDown = ofSchedule().stream().filter(r -> r.getString("actor", "").equals("scheduler"))
                     .map(r -> Instant.parse(r.getString("tick")))
-                    .filter(t -> !t.isBefore(outageStart) && t.isBefore(returned)).count();
+                    .filter(t -> !t.isBefore(outageStart) && t.isBefore(restarting)).count();
             String seen = (caughtUp == null ? "no catch-up run within " + wait.toSeconds() + " s"
                     : "catch-up of tick " + caughtUp.getString("tick") + " succeeded " + ms + " ms after the return")
                     + "; catch-up runs: " + catchUps + "; ordinary runs of ticks inside the outage: " + firedWhileDown;
