@@ -25,14 +25,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <li>at most {@code maxEntries} copies, and at most {@code maxApps} apps' versions.
  * </ul>
  * The per-app versions are bounded too (issue 3): an app's entry lives at most the access memory
- * after its last answer or push, and fewer than {@code maxApps} may be kept. A copy is trusted only
- * while its app's entry is there and was there when the copy was learned, so an evicted entry takes
- * the app's copies with it (they are treated as unknown until they expire). An answer to a question
- * asked at or before the last eviction is never remembered: it could predate a push the gate
+ * after its last answer or push, and at most {@code maxApps} are kept. Each copy points to the
+ * entry it was learned under; once that entry is evicted (for size or age) the copy is never
+ * trusted again, even when the app gets a new entry. An answer to a question asked at or before
+ * the last eviction of any app's entry is never remembered: it could predate a push the gate
  * forgot, and remembering it would let an older copy count again.
  *
- * <p>Memory: every copy of one app shares the app's name String (held by its version entry), so a
- * copy costs its key, its value and Caffeine's node (about 170 bytes; bench/ measures it).
+ * <p>Memory: every copy of one app shares the app's name String (held by its entry), so a copy
+ * costs its key, its value and Caffeine's node (under 200 bytes; bench/ measures it).
  */
 public final class AccessMemory {
 
@@ -47,19 +47,46 @@ public final class AccessMemory {
     }
 
     /**
-     * One app's newest sharing version, the name instance its copies share, and since when (epoch
-     * ms) this entry exists: a copy of an answer asked before that belongs to an earlier, evicted
-     * entry, or raced its creation, and is not trusted.
+     * One app's entry: the name its copies share, the newest sharing version seen (only rises,
+     * changed only inside the cache's atomic compute for the app), and whether it was evicted.
      */
-    record AppVersion(String name, long version, long sinceMs) {
+    static final class AppVersion {
+        final String name;
+        volatile long version;
+        volatile boolean evicted;
+
+        AppVersion(String name, long version) {
+            this.name = name;
+            this.version = version;
+        }
+    }
+
+    /** A copy as held: the answer, and the app entry it was learned under. */
+    private static final class Held {
+        final AccessAnswer.Kind decision;
+        final long sharingVersion;
+        final long answeredAtMs;
+        final long accountId;
+        final AppVersion app;
+
+        Held(AccessAnswer answer, long answeredAtMs, AppVersion app) {
+            this.decision = answer.kind();
+            this.sharingVersion = answer.sharingVersion();
+            this.answeredAtMs = answeredAtMs;
+            this.accountId = answer.accountId();
+            this.app = app;
+        }
+
+        AccessCopy copy() {
+            return new AccessCopy(decision, sharingVersion, answeredAtMs, accountId);
+        }
     }
 
     private final Clock clock;
-    private final Duration memory;
     private final long memoryMillis;
-    private final Cache<Key, AccessCopy> copies;
+    private final Cache<Key, Held> copies;
     private final Cache<String, AppVersion> apps;
-    /** When an app's version entry was last evicted (epoch ms), for size or age. */
+    /** When an app's entry was last evicted (epoch ms), for size or age. */
     private final AtomicLong lastEvictionMs = new AtomicLong(Long.MIN_VALUE);
 
     /** With at most {@link #DEFAULT_MAX_APPS} apps' versions. */
@@ -75,7 +102,7 @@ public final class AccessMemory {
      */
     public AccessMemory(Clock clock, Duration memory, long maxEntries, long maxApps) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.memory = Objects.requireNonNull(memory, "memory");
+        Objects.requireNonNull(memory, "memory");
         if (memory.isNegative() || memory.isZero()) {
             throw new IllegalArgumentException("the access memory must be positive: " + memory);
         }
@@ -91,24 +118,24 @@ public final class AccessMemory {
                 .ticker(ticker)
                 // Maintenance (eviction) on the calling thread: no pool of its own inside the server.
                 .executor(Runnable::run)
-                .expireAfter(new Expiry<Key, AccessCopy>() {
+                .expireAfter(new Expiry<Key, Held>() {
                     @Override
-                    public long expireAfterCreate(Key key, AccessCopy copy, long nowNanos) {
+                    public long expireAfterCreate(Key key, Held copy, long nowNanos) {
                         return left(copy, nowNanos);
                     }
 
                     @Override
-                    public long expireAfterUpdate(Key key, AccessCopy copy, long nowNanos, long currentLeft) {
+                    public long expireAfterUpdate(Key key, Held copy, long nowNanos, long currentLeft) {
                         return left(copy, nowNanos);
                     }
 
                     @Override
-                    public long expireAfterRead(Key key, AccessCopy copy, long nowNanos, long currentLeft) {
+                    public long expireAfterRead(Key key, Held copy, long nowNanos, long currentLeft) {
                         return currentLeft; // reading never extends a copy's life
                     }
 
-                    private long left(AccessCopy copy, long nowNanos) {
-                        long age = nowNanos - TimeUnit.MILLISECONDS.toNanos(copy.answeredAtMs());
+                    private long left(Held copy, long nowNanos) {
+                        long age = nowNanos - TimeUnit.MILLISECONDS.toNanos(copy.answeredAtMs);
                         return Math.max(0, memoryNanos - Math.max(0, age));
                     }
                 })
@@ -117,31 +144,49 @@ public final class AccessMemory {
                 .maximumSize(maxApps)
                 .ticker(ticker)
                 .executor(Runnable::run)
-                // Every answer or push rewrites the entry, so it outlives every copy of the app.
-                .expireAfterWrite(memory)
-                // Synchronous, inside the removal: no answer can be learned in between unnoticed.
-                .evictionListener((String app, AppVersion version, RemovalCause cause) ->
-                        lastEvictionMs.accumulateAndGet(clock.millis(), Math::max))
+                // Every answer or push rewrites the entry, so it outlives every copy learned under it.
+                .expireAfter(new Expiry<String, AppVersion>() {
+                    @Override
+                    public long expireAfterCreate(String app, AppVersion version, long nowNanos) {
+                        return memoryNanos;
+                    }
+
+                    @Override
+                    public long expireAfterUpdate(String app, AppVersion version, long nowNanos, long currentLeft) {
+                        return memoryNanos;
+                    }
+
+                    @Override
+                    public long expireAfterRead(String app, AppVersion version, long nowNanos, long currentLeft) {
+                        return currentLeft;
+                    }
+                })
+                // Synchronous, inside the removal: an answer learned meanwhile sees the mark.
+                .evictionListener((String app, AppVersion version, RemovalCause cause) -> {
+                    lastEvictionMs.accumulateAndGet(clock.millis(), Math::max);
+                    if (version != null) {
+                        version.evicted = true;
+                    }
+                })
                 .build();
     }
 
     /**
      * The copy for (app, person) if it is younger than the access memory and carries the app's
-     * newest sharing version; otherwise empty (and the stale copy is dropped).
+     * newest sharing version under a live app entry; otherwise empty (and the stale copy is dropped).
      */
     public Optional<AccessCopy> recall(String app, long personId) {
         Key key = new Key(app, personId);
-        AccessCopy copy = copies.getIfPresent(key);
-        if (copy == null) {
+        Held held = copies.getIfPresent(key);
+        if (held == null) {
             return Optional.empty();
         }
-        AppVersion version = apps.getIfPresent(app);
-        if (version == null || copy.sharingVersion() < version.version() || copy.answeredAtMs() < version.sinceMs()
-                || !copy.youngerThan(memory, clock.millis())) {
-            copies.asMap().remove(key, copy);
+        long age = clock.millis() - held.answeredAtMs;
+        if (held.app.evicted || held.sharingVersion < held.app.version || age < 0 || age >= memoryMillis) {
+            copies.asMap().remove(key, held);
             return Optional.empty();
         }
-        return Optional.of(copy);
+        return Optional.of(held.copy());
     }
 
     /**
@@ -150,8 +195,8 @@ public final class AccessMemory {
      * copies); an unknown app drops every copy of that app; an unusable answer changes nothing.
      *
      * @return true when the answer was remembered; false for an answer older than the app's
-     *         newest sharing version, or asked before an app's version entry was last evicted, or
-     *         already older than the access memory: never remembered (and the person's copy is dropped)
+     *         newest sharing version, or asked before an app's entry was last evicted, or already
+     *         older than the access memory: never remembered (and the person's copy is dropped)
      */
     public boolean learn(String app, long personId, AccessAnswer answer, long askedAtMs) {
         switch (answer.kind()) {
@@ -160,16 +205,16 @@ public final class AccessMemory {
                     copies.invalidate(new Key(app, personId));
                     return false;
                 }
-                AppVersion version = raise(app, answer.sharingVersion(), askedAtMs);
-                Key key = new Key(version.name(), personId);
-                if (answer.sharingVersion() < version.version()) {
+                AppVersion version = raise(app, answer.sharingVersion(), true);
+                Key key = new Key(version.name, personId);
+                if (answer.sharingVersion() < version.version) {
                     copies.invalidate(key);
                     return false;
                 }
-                AccessCopy fresh = AccessCopy.of(answer, askedAtMs);
+                Held fresh = new Held(answer, askedAtMs, version);
                 // Two answers racing for one person: the later question (or newer version) wins.
-                copies.asMap().merge(key, fresh, (old, now) -> newer(old, now) ? old : now);
-                if (askedAtMs <= lastEvictionMs.get()) { // an eviction raced this answer
+                copies.asMap().merge(key, fresh, (old, now) -> !old.app.evicted && newer(old, now) ? old : now);
+                if (askedAtMs <= lastEvictionMs.get() || version.evicted) { // an eviction raced this answer
                     copies.invalidate(key);
                     return false;
                 }
@@ -192,17 +237,14 @@ public final class AccessMemory {
      * @return how many copies were dropped
      */
     public int sharingChanged(String app, long sharingVersion) {
-        // First, so no older answer gets in after the clearing. A new entry trusts no copy from before it.
-        apps.asMap().compute(app, (name, old) -> old == null
-                ? new AppVersion(name, sharingVersion, Math.max(clock.millis(), lastEvictionMs.get() + 1))
-                : new AppVersion(old.name(), Math.max(old.version(), sharingVersion), old.sinceMs()));
+        raise(app, sharingVersion, false); // first, so no older answer gets in after the clearing
         return forgetApp(app);
     }
 
     /** The newest sharing version kept for {@code app}; {@link Long#MIN_VALUE} before any or after its eviction. */
     public long newestVersion(String app) {
         AppVersion version = apps.getIfPresent(app);
-        return version == null ? Long.MIN_VALUE : version.version();
+        return version == null ? Long.MIN_VALUE : version.version;
     }
 
     /** Copies held, approximately (expired ones may linger until the next maintenance). */
@@ -223,21 +265,25 @@ public final class AccessMemory {
 
     /**
      * Raises the app's newest version (rewriting its entry, which restarts the entry's age); when
-     * it rose, drops the app's copies older than it.
+     * it rose and {@code dropOlder}, drops the app's copies older than it.
      *
      * @return the app's entry after the raise
      */
-    private AppVersion raise(String app, long version, long askedAtMs) {
+    private AppVersion raise(String app, long version, boolean dropOlder) {
         // Copies of an app exist only after its version was recorded: a first version drops nothing.
-        AppVersion[] before = {null};
+        boolean[] rose = {false};
         AppVersion after = apps.asMap().compute(app, (name, old) -> {
-            before[0] = old;
-            return old == null
-                    ? new AppVersion(name, version, askedAtMs)
-                    : new AppVersion(old.name(), Math.max(old.version(), version), old.sinceMs());
+            if (old == null || old.evicted) {
+                return new AppVersion(name, version);
+            }
+            if (version > old.version) {
+                old.version = version;
+                rose[0] = true;
+            }
+            return old;
         });
-        if (before[0] != null && version > before[0].version()) {
-            copies.asMap().entrySet().removeIf(e -> e.getKey().app().equals(app) && e.getValue().sharingVersion() < version);
+        if (rose[0] && dropOlder) {
+            copies.asMap().entrySet().removeIf(e -> e.getKey().app().equals(app) && e.getValue().sharingVersion < version);
         }
         return after;
     }
@@ -255,10 +301,10 @@ public final class AccessMemory {
     }
 
     /** True when {@code a} is a newer answer than {@code b}: a newer version, or asked later. */
-    private static boolean newer(AccessCopy a, AccessCopy b) {
-        if (a.sharingVersion() != b.sharingVersion()) {
-            return a.sharingVersion() > b.sharingVersion();
+    private static boolean newer(Held a, Held b) {
+        if (a.sharingVersion != b.sharingVersion) {
+            return a.sharingVersion > b.sharingVersion;
         }
-        return a.answeredAtMs() > b.answeredAtMs();
+        return a.answeredAtMs > b.answeredAtMs;
     }
 }
