@@ -62,6 +62,11 @@ public class AccessCheck {
     @ConfigProperty(name = "qaldy.gate.access-memory-max-entries", defaultValue = "1000000")
     long maxEntries;
 
+    /** Most apps whose newest sharing version is kept (issue 3: bounded; an evicted app's copies go with it). */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.access-memory-max-apps", defaultValue = "100000")
+    long maxApps = AccessMemory.DEFAULT_MAX_APPS;
+
     AccessPolicy policy;
     AccessMemory memory;
 
@@ -78,7 +83,7 @@ public class AccessCheck {
     void start() {
         policy = new AccessPolicy(duration("qaldy.gate.access-freshness", freshness),
                 duration("qaldy.gate.access-memory", memoryAge));
-        memory = new AccessMemory(clock, policy.memory(), maxEntries);
+        memory = new AccessMemory(clock, policy.memory(), maxEntries, maxApps);
         metrics.watch(memory);
         log.log(Level.INFO, "gate: access memory is empty: during an outage every person is refused until the "
                 + "control plane answers (answers are used without asking for {0}, remembered for {1} from the "

@@ -18,6 +18,7 @@ import dev.qaldy.gate.proxy.UpstreamProxy;
 import dev.qaldy.gate.session.SessionCheck;
 import dev.qaldy.gate.session.SessionReader;
 import dev.qaldy.gate.session.SignIn;
+import dev.qaldy.gate.session.VerifiedSessions;
 import dev.qaldy.gate.shield.Shield;
 import dev.qaldy.gate.shield.ShieldRequest;
 import dev.qaldy.gate.shield.ShieldTarget;
@@ -68,6 +69,9 @@ public class GateFilter extends HttpFilter {
 
     @Inject
     SignIn signIn;
+
+    @Inject
+    VerifiedSessions sessions;
 
     @Inject
     AccessCheck access;
@@ -304,7 +308,7 @@ public class GateFilter extends HttpFilter {
 
     /** Step 3: the session, from {@code Authorization: Bearer} or the {@code qaldy_session} cookie. */
     private SessionCheck session(HttpServletRequest req, ECPublicKey key) {
-        return new SessionReader(key, clock).read(req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")));
+        return new SessionReader(key, clock, sessions).read(req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")));
     }
 
     /** The page for every verdict but allow; exhaustive, so a new verdict cannot fall through to a forward. */

@@ -173,9 +173,95 @@ class AccessMemoryTest {
     }
 
     @Test
+    void theAppsVersionsAreBoundedAndAnEvictedAppsCopiesAreNotTrusted() {
+        AccessMemory few = new AccessMemory(clock, MEMORY, 10_000, 3);
+        for (int a = 0; a < 50; a++) {
+            few.learn("app" + a, 7, allow(1), now());
+        }
+        few.cleanUp();
+        assertThat(few.appsTracked()).isLessThanOrEqualTo(3);
+        long trusted = 0;
+        for (int a = 0; a < 50; a++) {
+            boolean versionKept = few.newestVersion("app" + a) != Long.MIN_VALUE;
+            boolean copy = few.recall("app" + a, 7).isPresent();
+            assertThat(!copy || versionKept).as("app%d: a copy without its app's version entry", a).isTrue();
+            trusted += copy ? 1 : 0;
+        }
+        assertThat(trusted).isLessThanOrEqualTo(3);
+    }
+
+    @Test
+    void anAnswerAskedBeforeAPushIsNeverTrustedEvenWhenThePushedVersionWasEvicted() {
+        AccessMemory few = new AccessMemory(clock, MEMORY, 10_000, 2);
+        long askedBeforeThePushes = now();
+        clock.move(Duration.ofSeconds(1));
+        for (int a = 0; a < 20; a++) {
+            few.learn("app" + a, 7, allow(4), now());
+            few.sharingChanged("app" + a, 5); // a revocation; most of these entries are evicted below
+        }
+        few.cleanUp();
+        clock.move(Duration.ofSeconds(1));
+        for (int a = 0; a < 20; a++) {
+            // the answer to a question asked before the revocation arrives late, with the old version
+            assertThat(few.learn("app" + a, 7, allow(4), askedBeforeThePushes)).as("app%d", a).isFalse();
+            assertThat(few.recall("app" + a, 7)).as("app%d", a).isEmpty();
+        }
+        // a question asked now gets the newest version and is remembered again
+        assertThat(few.learn("app0", 7, allow(5), now())).isTrue();
+        assertThat(few.recall("app0", 7)).isPresent();
+    }
+
+    @Test
+    void anEvictedAppsCopiesDoNotComeBackWithItsNextEntry() {
+        AccessMemory few = new AccessMemory(clock, MEMORY, 10_000, 1);
+        few.learn("guestbook", 7, allow(3), now());
+        clock.move(Duration.ofSeconds(1));
+        // a newcomer asked about again and again wins guestbook's place (TinyLFU admits by frequency)
+        for (int i = 0; i < 100 && few.newestVersion("guestbook") != Long.MIN_VALUE; i++) {
+            clock.move(Duration.ofSeconds(1));
+            few.learn("notes", 8, allow(1), now());
+            few.cleanUp();
+        }
+        assertThat(few.newestVersion("guestbook")).as("guestbook's entry was evicted").isEqualTo(Long.MIN_VALUE);
+        assertThat(few.recall("guestbook", 7)).isEmpty();
+        boolean kept = false; // the app's entry again, same version (TinyLFU may turn it away a few times)
+        for (int i = 0; i < 100 && !kept; i++) {
+            clock.move(Duration.ofSeconds(1));
+            kept = few.learn("guestbook", 9, allow(3), now());
+            few.cleanUp();
+        }
+        assertThat(few.recall("guestbook", 9)).isPresent();
+        assertThat(few.recall("guestbook", 7)).as("a copy from before the eviction").isEmpty();
+    }
+
+    @Test
+    void anAppsVersionLivesNoLongerThanTheAccessMemoryAfterItsLastAnswerOrPush() {
+        memory.learn("guestbook", 7, allow(3), now());
+        clock.move(Duration.ofMinutes(20));
+        memory.sharingChanged("notes", 2);
+        clock.move(Duration.ofMinutes(10)); // guestbook: 30 min since its answer
+        memory.cleanUp();
+        assertThat(memory.newestVersion("guestbook")).isEqualTo(Long.MIN_VALUE);
+        assertThat(memory.newestVersion("notes")).isEqualTo(2);
+        assertThat(memory.appsTracked()).isEqualTo(1);
+        clock.move(Duration.ofMinutes(20));
+        memory.cleanUp();
+        assertThat(memory.appsTracked()).isZero();
+    }
+
+    @Test
+    void anAnswerOlderThanTheMemoryIsNotRemembered() {
+        long asked = now();
+        clock.move(MEMORY);
+        assertThat(memory.learn("guestbook", 7, allow(1), asked)).isFalse();
+        assertThat(memory.recall("guestbook", 7)).isEmpty();
+    }
+
+    @Test
     void settingsMustMakeSense() {
         assertThatThrownBy(() -> new AccessMemory(clock, Duration.ZERO, 10)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new AccessMemory(clock, MEMORY, -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new AccessMemory(clock, MEMORY, 10, -1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new AccessMemory(null, MEMORY, 10)).isInstanceOf(NullPointerException.class);
     }
 }

@@ -11,13 +11,17 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * One scheduler tick over every schedule: each is planned and fired in a transaction of its own
- * ({@link ScheduleFiring}), at most twice (a catch-up, then the ordinary tick due now). A schedule
- * whose transaction fails (another control plane fired it first, a lock wait ran out) is left for
- * the next tick. When the database cannot be read nothing fires at all.
+ * One scheduler tick over every schedule: each is planned and fired at most twice (a catch-up,
+ * then the ordinary tick due now), {@link #BATCH} schedules to a transaction ({@link ScheduleFiring});
+ * a batch that fails is fired again one schedule to a transaction, and a schedule whose own
+ * transaction fails (another control plane fired it first, a lock wait ran out) is left for the
+ * next tick. When the database cannot be read nothing fires at all.
  */
 @ApplicationScoped
 public class ScheduleTicks {
+
+    /** Schedules fired in one transaction (issue 9: 10,000 catching up at once took one transaction each). */
+    static final int BATCH = 200;
 
     @Inject
     ScheduleFiring firing;
@@ -54,23 +58,39 @@ public class ScheduleTicks {
     public int fireDue(Instant now) {
         List<Long> ids = firing.scheduleIds();
         int fired = 0;
-        for (long id : ids) {
-            for (int round = 0; round < 2; round++) {
-                CatchUpPlanner.Plan plan;
-                try {
-                    plan = firing.fire(id, now, planner);
-                } catch (RuntimeException e) {
-                    log.log(Level.FINE, "scheduler: schedule {0} not fired this tick (another control plane,"
-                            + " or the database): {1}", new Object[] {id, e.toString()});
-                    break;
+        for (int from = 0; from < ids.size(); from += BATCH) {
+            List<Long> batch = ids.subList(from, Math.min(ids.size(), from + BATCH));
+            try {
+                fired += firing.fireAll(batch, now, planner);
+            } catch (RuntimeException e) {
+                log.log(Level.FINE, "scheduler: a batch of {0} schedules failed as one ({1}); firing them one by one",
+                        new Object[] {batch.size(), e.toString()});
+                for (long id : batch) {
+                    fired += fireOne(id, now);
                 }
-                if (plan instanceof CatchUpPlanner.Nothing) {
-                    break;
-                }
-                fired++;
-                if (plan instanceof CatchUpPlanner.Ordinary) {
-                    break;
-                }
+            }
+        }
+        return fired;
+    }
+
+    /** One schedule in transactions of its own, at most twice (a catch-up, then the ordinary tick). */
+    private int fireOne(long id, Instant now) {
+        int fired = 0;
+        for (int round = 0; round < 2; round++) {
+            CatchUpPlanner.Plan plan;
+            try {
+                plan = firing.fire(id, now, planner);
+            } catch (RuntimeException e) {
+                log.log(Level.FINE, "scheduler: schedule {0} not fired this tick (another control plane,"
+                        + " or the database): {1}", new Object[] {id, e.toString()});
+                break;
+            }
+            if (plan instanceof CatchUpPlanner.Nothing) {
+                break;
+            }
+            fired++;
+            if (plan instanceof CatchUpPlanner.Ordinary) {
+                break;
             }
         }
         return fired;

@@ -121,8 +121,13 @@ public class Run {
 
     private Run(App app, Long scheduleId, String hookName, String job, Instant tick, String actor, String payload,
             Instant createdAt) {
-        this.appId = app.id();
-        this.appName = app.name();
+        this(app.id(), app.name(), scheduleId, hookName, job, tick, actor, payload, createdAt);
+    }
+
+    private Run(long appId, String appName, Long scheduleId, String hookName, String job, Instant tick, String actor,
+            String payload, Instant createdAt) {
+        this.appId = appId;
+        this.appName = Objects.requireNonNull(appName, "appName");
         this.scheduleId = scheduleId;
         this.hookName = hookName;
         this.job = JobName.check(job);
@@ -137,6 +142,11 @@ public class Run {
     /** A run of {@code schedule} for {@code tick}; {@code catchUp} tells the one catch-up run from an ordinary tick. */
     public static Run scheduled(Schedule schedule, Instant tick, boolean catchUp, Instant now) {
         return new Run(schedule.app(), schedule.id(), null, schedule.job(), tick, catchUp ? CATCH_UP : SCHEDULER, null, now);
+    }
+
+    /** A run of schedule {@code scheduleId} of app ({@code appId}, {@code appName}) for {@code tick}, from the schedule's row. */
+    public static Run scheduled(long appId, String appName, long scheduleId, String job, Instant tick, boolean catchUp, Instant now) {
+        return new Run(appId, appName, scheduleId, null, job, tick, catchUp ? CATCH_UP : SCHEDULER, null, now);
     }
 
     /** A run for one webhook delivery, carrying its body. */
