@@ -15,7 +15,6 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -72,9 +71,8 @@ public class Ticker {
         if (!busy.compareAndSet(false, true)) {
             return;
         }
-        Instant now = clock.instant();
         try {
-            int fired = schedules.fireDue(now);
+            int fired = schedules.fireDue(clock);
             int sent = dispatcher.dispatchPending();
             if (databaseDown) {
                 databaseDown = false;
