@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -57,7 +58,7 @@ public class ScheduleTicks {
      * @throws RuntimeException when the schedules cannot be read (database down): nothing fired
      */
     public int fireDue(Instant now) {
-        return fireDue(firing.scheduleIds(), now);
+        return fireDue(firing.scheduleIds(), () -> now);
     }
 
     /**
@@ -71,13 +72,15 @@ public class ScheduleTicks {
      */
     public int fireDue(Clock clock) {
         List<Long> ids = firing.scheduleIds();
-        return fireDue(ids, clock.instant());
+        return fireDue(ids, clock::instant);
     }
 
-    private int fireDue(List<Long> ids, Instant now) {
+    /** Fires the schedules {@code ids}, each batch planned at the time {@code clock} gives when it starts. */
+    private int fireDue(List<Long> ids, Supplier<Instant> clock) {
         int fired = 0;
         for (int from = 0; from < ids.size(); from += BATCH) {
             List<Long> batch = ids.subList(from, Math.min(ids.size(), from + BATCH));
+            Instant now = clock.get();
             try {
                 fired += firing.fireAll(batch, now, planner);
             } catch (RuntimeException e) {
