@@ -6,20 +6,20 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock the test moves by hand. */
-final class MovableClock extends Clock {
+/** A clock the test moves by hand (shared by the gate's unit tests). */
+public final class MovableClock extends Clock {
 
     private volatile Instant now;
 
-    MovableClock(Instant start) {
+    public MovableClock(Instant start) {
         this.now = start;
     }
 
-    void move(Duration by) {
+    public void move(Duration by) {
         now = now.plus(by);
     }
 
-    void set(Instant to) {
+    public void set(Instant to) {
         now = to;
     }
 

@@ -6,16 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.qaldy.contract.session.InvalidTokenException;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
+import dev.qaldy.gate.access.MovableClock;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECGenParameterSpec;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** The memory of verified tokens never accepts what a full verification would refuse. */
@@ -23,7 +21,7 @@ class VerifiedSessionsTest {
 
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
-    private final Moved clock = new Moved();
+    private final MovableClock clock = new MovableClock(T0);
     private final KeyPair cell = keyPair();
     private final KeyPair other = keyPair();
     private final VerifiedSessions sessions = new VerifiedSessions(clock, 100);
@@ -42,9 +40,9 @@ class VerifiedSessionsTest {
         String token = token(cell, Duration.ofHours(1));
         assertThat(sessions.verify(token, pub(cell)).personId()).isEqualTo(7);
         assertThat(sessions.size()).isEqualTo(1);
-        clock.now = T0.plus(Duration.ofMinutes(59));
+        clock.set(T0.plus(Duration.ofMinutes(59)));
         assertThat(sessions.verify(token, pub(cell)).email()).isEqualTo("ana@example.com");
-        clock.now = T0.plus(Duration.ofHours(1));
+        clock.set(T0.plus(Duration.ofHours(1)));
         assertThatThrownBy(() -> sessions.verify(token, pub(cell))).isInstanceOf(InvalidTokenException.class);
     }
 
@@ -84,7 +82,7 @@ class VerifiedSessionsTest {
         SessionReader reader = new SessionReader(pub(cell), clock, sessions);
         assertThat(reader.read("Bearer " + token, java.util.List.of())).isInstanceOf(SessionCheck.Valid.class);
         assertThat(reader.read("Bearer " + token, java.util.List.of())).isInstanceOf(SessionCheck.Valid.class);
-        clock.now = T0.plus(Duration.ofHours(2));
+        clock.set(T0.plus(Duration.ofHours(2)));
         assertThat(reader.read("Bearer " + token, java.util.List.of())).isInstanceOf(SessionCheck.Invalid.class);
     }
 
@@ -95,26 +93,6 @@ class VerifiedSessionsTest {
             return generator.generateKeyPair();
         } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** A clock the test sets by hand. */
-    private static final class Moved extends Clock {
-        volatile Instant now = T0;
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
         }
     }
 }

@@ -2,14 +2,12 @@ package dev.qaldy.gate.sites;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.qaldy.gate.access.MovableClock;
 import dev.qaldy.gate.platform.ControlPlaneUnavailable;
 import dev.qaldy.gate.sites.SiteDecision.Source;
 import dev.qaldy.gate.sites.SiteDecision.Verdict;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
@@ -20,34 +18,10 @@ class PublicSitesTest {
     static final Duration FRESH = Duration.ofSeconds(30);
     static final Duration MEMORY = Duration.ofMinutes(30);
 
-    /** A clock that moves only when told. */
-    static final class Moving extends Clock {
-        Instant now = Instant.parse("2026-11-30T10:00:00Z");
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        void pass(Duration d) {
-            now = now.plus(d);
-        }
-    }
-
     /** What the stand-in control plane does next. */
     enum Mode { PUBLIC, PRIVATE, GONE, DOWN, ODD, BUG }
 
-    final Moving clock = new Moving();
+    final MovableClock clock = new MovableClock(Instant.parse("2026-11-30T10:00:00Z"));
     final AtomicInteger asked = new AtomicInteger();
     volatile Mode mode = Mode.PUBLIC;
     volatile long version = 1;
@@ -69,7 +43,7 @@ class PublicSitesTest {
         assertThat(first.verdict()).isEqualTo(Verdict.PUBLIC);
         assertThat(first.source()).isEqualTo(Source.ASKED);
         assertThat(first.accountId()).isEqualTo(42);
-        clock.pass(Duration.ofSeconds(10));
+        clock.move(Duration.ofSeconds(10));
         SiteDecision again = sites.check("docs");
         assertThat(again.verdict()).isEqualTo(Verdict.PUBLIC);
         assertThat(again.source()).isEqualTo(Source.FRESH_COPY);
@@ -80,11 +54,11 @@ class PublicSitesTest {
     void during_an_outage_a_remembered_site_stays_public_for_the_access_memory_and_not_a_moment_longer() {
         sites.check("docs");
         mode = Mode.DOWN;
-        clock.pass(MEMORY.minusSeconds(1));
+        clock.move(MEMORY.minusSeconds(1));
         SiteDecision during = sites.check("docs");
         assertThat(during.verdict()).isEqualTo(Verdict.PUBLIC);
         assertThat(during.source()).isEqualTo(Source.OUTAGE_COPY);
-        clock.pass(Duration.ofSeconds(1));
+        clock.move(Duration.ofSeconds(1));
         assertThat(sites.check("docs").verdict()).as("30 minutes after the API's answer").isEqualTo(Verdict.UNKNOWN);
     }
 
@@ -100,7 +74,7 @@ class PublicSitesTest {
         mode = Mode.PRIVATE;
         assertThat(sites.check("notes").verdict()).isEqualTo(Verdict.PRIVATE);
         mode = Mode.DOWN;
-        clock.pass(Duration.ofMinutes(1));
+        clock.move(Duration.ofMinutes(1));
         SiteDecision during = sites.check("notes");
         assertThat(during.verdict()).isEqualTo(Verdict.PRIVATE);
         assertThat(during.source()).isEqualTo(Source.OUTAGE_COPY);
@@ -111,7 +85,7 @@ class PublicSitesTest {
         sites.check("docs");
         mode = Mode.PRIVATE;
         version = 2;
-        clock.pass(FRESH);
+        clock.move(FRESH);
         assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.PRIVATE);
         mode = Mode.DOWN;
         assertThat(sites.check("docs").verdict()).as("the copy is now the private answer").isEqualTo(Verdict.PRIVATE);
@@ -135,7 +109,7 @@ class PublicSitesTest {
     void an_unknown_app_is_not_public_and_forgets_its_copy() {
         sites.check("docs");
         mode = Mode.GONE;
-        clock.pass(FRESH);
+        clock.move(FRESH);
         assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.PRIVATE);
         mode = Mode.DOWN;
         assertThat(sites.check("docs").verdict()).as("the deleted site's copy is gone").isEqualTo(Verdict.UNKNOWN);
@@ -144,7 +118,7 @@ class PublicSitesTest {
     @Test
     void an_answer_outside_the_contract_or_a_gate_error_is_never_public_whatever_is_remembered() {
         sites.check("docs");
-        clock.pass(FRESH);
+        clock.move(FRESH);
         mode = Mode.ODD;
         assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.UNKNOWN);
         mode = Mode.BUG;
@@ -154,7 +128,7 @@ class PublicSitesTest {
     @Test
     void a_copy_from_the_future_is_not_trusted() {
         sites.check("docs");
-        clock.pass(Duration.ofMinutes(-5)); // the clock was set back
+        clock.move(Duration.ofMinutes(-5)); // the clock was set back
         mode = Mode.DOWN;
         assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.UNKNOWN);
     }
