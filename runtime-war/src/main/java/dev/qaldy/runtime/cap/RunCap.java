@@ -189,6 +189,25 @@ public class RunCap {
         keeper().ifPresent(held -> held.count(accountId, app, 0, Math.max(1, cpuMs)));
     }
 
+    /**
+     * Counts {@code cpuMs} CPU milliseconds of a job run of {@code app} (a schedule's or webhook's)
+     * against its account. Never refuses: the control plane admits job runs against the cap before
+     * it dispatches them (its state is the newer one then), so this only bills what ran. A run whose
+     * account cannot be known is logged and not counted.
+     */
+    public void ranJob(String app, long cpuMs) {
+        try {
+            long account = accountOf(app);
+            if (account > 0) {
+                ran(app, account, cpuMs);
+                return;
+            }
+            log.log(Level.WARNING, "runtime: a job run of {0} ({1} ms CPU) was not counted: no account known", new Object[] {app, cpuMs});
+        } catch (RuntimeException e) {
+            log.log(Level.WARNING, "runtime: a job run of " + app + " (" + cpuMs + " ms CPU) was not counted: " + e);
+        }
+    }
+
     /** The current thread's CPU time, ns (wall time where the JVM cannot measure CPU). */
     public static long cpuNow() {
         if (THREADS.isCurrentThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled()) {

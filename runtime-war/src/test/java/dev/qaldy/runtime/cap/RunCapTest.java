@@ -104,6 +104,18 @@ class RunCapTest {
     }
 
     @Test
+    void a_job_runs_cpu_is_counted_against_the_apps_account_and_never_refused() {
+        api.capState(state(1, 1000, new Prices(50, 1), 5), cell); // at the cap: handlers refused, jobs only billed
+        api.publish(live, zip);
+        TestHost host = host();
+
+        host.cap.ranJob(APP, 7);
+        assertThat(host.cap.keeper().orElseThrow().held().get(0).unbilledCpuMs()).isEqualTo(7);
+        host.cap.ranJob("no-such-app", 3); // no account can be known: logged, not counted, no exception
+        assertThat(host.cap.keeper().orElseThrow().held().get(0).unbilledCpuMs()).isEqualTo(7);
+    }
+
+    @Test
     void a_host_restarted_during_an_outage_keeps_the_cap_and_the_cpu_it_counted() {
         api.capState(state(500, 0, new Prices(0, 1), 5), cell);
         api.publish(live, zip);

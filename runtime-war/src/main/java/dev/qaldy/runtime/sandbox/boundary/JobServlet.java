@@ -3,6 +3,7 @@ package dev.qaldy.runtime.sandbox.boundary;
 import dev.qaldy.runtime.bundles.control.AppCode;
 import dev.qaldy.runtime.bundles.entity.Bundle;
 import dev.qaldy.runtime.bundles.entity.Sourced;
+import dev.qaldy.runtime.cap.RunCap;
 import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.platform.ErrorPages;
 import dev.qaldy.runtime.platform.ServingException;
@@ -58,6 +59,8 @@ public class JobServlet extends HttpServlet {
     @Inject
     transient Sandbox sandbox;
     @Inject
+    transient RunCap cap;
+    @Inject
     transient Logger log;
     @Inject
     @ConfigProperty(name = "qaldy.runtime.retry-after", defaultValue = "PT30S")
@@ -91,7 +94,13 @@ public class JobServlet extends HttpServlet {
                 return;
             }
             Sourced<Bundle> code = appCode.current(app.toLowerCase(Locale.ROOT));
-            JobOutcome outcome = sandbox.runJob(code.value(), job);
+            long cpuStart = RunCap.cpuNow();
+            JobOutcome outcome;
+            try {
+                outcome = sandbox.runJob(code.value(), job);
+            } finally {
+                cap.ranJob(app.toLowerCase(Locale.ROOT), RunCap.cpuMillisSince(cpuStart)); // billed like a handler's CPU
+            }
             write(response, outcome, code.source().header());
         } catch (ServingException e) {
             log.log(Level.INFO, "job {0}: {1} ({2})", new Object[] {request.getRequestURI(), e.status(), e.getMessage()});
