@@ -299,9 +299,10 @@ class SpendingCapIT {
     }
 
     /** A request straight to the runtime host, as the gate sends it. */
+    /** A request to the runtime host as the gate forwards the owner's (a request naming no person is a public site's). */
     static HttpResponse<String> runtime(String path) throws Exception {
         return cell.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("runtime") + path))
                 .timeout(Duration.ofSeconds(30)).header("X-Qaldy-Service-Token", serviceToken).header("X-Qaldy-App", APP)
-                .header("Accept", "application/json").GET().build());
+                .header("X-Qaldy-Person-Email", owner.email).header("Accept", "application/json").GET().build());
     }
 }
