@@ -62,7 +62,7 @@ public class ScheduleFiring {
     /**
      * Fires what is due of many schedules in one transaction (after an outage, thousands catch up
      * at once): their rows are locked with one query, each is planned at most twice (a catch-up,
-     * then the ordinary tick due now) and its runs are queued with their audit lines, as
+     * then asked again) and its runs are queued with their audit lines, as
      * {@link #fire} does. The rows are read as plain columns, never as entities: building the
      * schedules would clone their shared {@code App} from EclipseLink's cache for every row, and
      * under load (runs being dispatched meanwhile) that clone was seen waiting forever for a cache

@@ -14,7 +14,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * One scheduler tick over every schedule: each is planned and fired at most twice (a catch-up,
- * then the ordinary tick due now), {@link #BATCH} schedules to a transaction ({@link ScheduleFiring});
+ * then asked again, which finds nothing more once the catch-up covered the tick due now), {@link #BATCH} schedules to a transaction ({@link ScheduleFiring});
  * a batch that fails is fired again one schedule to a transaction, and a schedule whose own
  * transaction fails (another control plane fired it first, a lock wait ran out) is left for the
  * next tick. When the database cannot be read nothing fires at all.
@@ -94,7 +94,7 @@ public class ScheduleTicks {
         return fired;
     }
 
-    /** One schedule in transactions of its own, at most twice (a catch-up, then the ordinary tick). */
+    /** One schedule in transactions of its own, at most twice (a catch-up, then asked again). */
     private int fireOne(long id, Instant now) {
         int fired = 0;
         for (int round = 0; round < 2; round++) {

@@ -56,10 +56,10 @@ class CatchUpPlannerTest {
                         HOURLY, "UTC", "2026-11-30T02:00:00Z", created, "2026-11-30T12:20:00Z", catchUp("2026-11-30T12:00:00Z")),
                 row("the tick due right now is an ordinary tick",
                         HOURLY, "UTC", "2026-11-30T11:00:00Z", created, "2026-11-30T12:00:10Z", ordinary("2026-11-30T12:00:00Z")),
-                row("missed ticks and one due now → the catch-up first (the ordinary tick is the next plan)",
-                        HOURLY, "UTC", "2026-11-30T09:00:00Z", created, "2026-11-30T12:00:10Z", catchUp("2026-11-30T11:00:00Z")),
-                row("… then the tick due now, as an ordinary tick, not a second catch-up",
-                        HOURLY, "UTC", "2026-11-30T11:00:00Z", created, "2026-11-30T12:00:10Z", ordinary("2026-11-30T12:00:00Z")),
+                row("missed ticks and one due now → one catch-up, which covers the tick due now",
+                        HOURLY, "UTC", "2026-11-30T09:00:00Z", created, "2026-11-30T12:00:10Z", catchUp("2026-11-30T12:00:00Z")),
+                row("… then nothing more: the tick due now is not run a second time",
+                        HOURLY, "UTC", "2026-11-30T12:00:00Z", created, "2026-11-30T12:00:12Z", new Nothing()),
                 row("between ticks, nothing missed → nothing",
                         HOURLY, "UTC", "2026-11-30T12:00:00Z", created, "2026-11-30T12:40:00Z", new Nothing()),
                 row("clock stepped back below the last fired tick → nothing",
@@ -155,6 +155,13 @@ class CatchUpPlannerTest {
         assertThat(simulate(HOURLY, "UTC", "2026-11-30T08:30:00Z", "2026-11-30T14:30:00Z", Duration.ofSeconds(15),
                 List.of("2026-11-30T09:30:00Z/2026-11-30T12:20:00Z")))
                 .containsExactly("2026-11-30T09:00Z", "catch-up 2026-11-30T12:00Z", "2026-11-30T13:00Z", "2026-11-30T14:00Z");
+    }
+
+    @Test
+    void back_just_as_a_tick_is_due_the_schedule_runs_once() {
+        assertThat(simulate(HOURLY, "UTC", "2026-11-30T08:30:00Z", "2026-11-30T13:30:00Z", Duration.ofSeconds(15),
+                List.of("2026-11-30T09:30:00Z/2026-11-30T12:00:05Z")))
+                .containsExactly("2026-11-30T09:00Z", "catch-up 2026-11-30T12:00Z", "2026-11-30T13:00Z");
     }
 
     @Test
