@@ -28,7 +28,7 @@ class DrillIT {
     static final String GATE_OPTS = "-Dqaldy.console.poll-interval=PT1S";
     static final Map<String, String> DRILL = Map.of("QALDY_DRILL_OPTS",
             "-Dqaldy.drill.return-wait=PT90S -Dqaldy.drill.catch-up-wait=PT90S -Dqaldy.drill.settle=PT6S"
-                    + " -Dqaldy.drill.cap-wait=PT60S -Dqaldy.drill.cron=*/15_*_*_*_*_*");
+                    + " -Dqaldy.drill.cap-wait=PT60S -Dqaldy.drill.cron=*/15_*_*_*_*_* -Dqaldy.drill.tick-margin=PT6S");
     static Cell cell;
 
     @BeforeAll

@@ -92,7 +92,7 @@ class LibertyCellIT {
     void the_drill_passes_every_row_of_the_seed_table_on_liberty() throws Exception {
         Path out = cell.var().resolve("drill/liberty");
         Cell.Run run = cell.run(Map.of("QALDY_DRILL_OPTS",
-                        "-Dqaldy.drill.return-wait=PT90S -Dqaldy.drill.catch-up-wait=PT90S -Dqaldy.drill.cron=*/15_*_*_*_*_*"),
+                        "-Dqaldy.drill.return-wait=PT90S -Dqaldy.drill.catch-up-wait=PT90S -Dqaldy.drill.cron=*/15_*_*_*_*_* -Dqaldy.drill.tick-margin=PT6S"),
                 Duration.ofMinutes(20), "drill", "--out", out.toString());
         assertThat(run.exit()).as(run.output() + DrillIT.report(out)).isZero();
         String md = Files.readString(out.resolve("report.md"));

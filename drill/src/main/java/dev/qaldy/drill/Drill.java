@@ -37,7 +37,8 @@ import java.util.List;
  * <p>Durations (system properties, through {@code QALDY_DRILL_OPTS}; tests shorten them):
  * {@code qaldy.drill.cron} the schedule's cron ({@code * * * * *}; "_" stands for a space, as
  * the options are split at spaces); the outage lasts until its next
- * tick plus {@code qaldy.drill.tick-margin} (PT5S), at least until the console's banner showed;
+ * tick plus {@code qaldy.drill.tick-margin} (PT35S: the scheduler takes a tick up to twice its
+ * tick interval late as on time, 2 × 15 s by default, so a shorter outage is no missed tick), at least until the console's banner showed;
  * {@code qaldy.drill.console-wait} for the banner (default: the console's poll interval × (misses
  * + 1) + 20 s); {@code qaldy.drill.return-wait} (PT3M) per person after the return;
  * {@code qaldy.drill.site-wait} (PT8S: past the runtime host's live freshness) from the stop
@@ -160,7 +161,7 @@ public final class Drill {
             waitUntil(stopped.plus(duration("qaldy.drill.site-wait", "PT8S")));
             checks.add(site.neverServed(pass));
             say("Keeping it down until the schedule's tick at " + nextTick + " has passed…");
-            waitUntil(nextTick.plus(duration("qaldy.drill.tick-margin", "PT5S")));
+            waitUntil(nextTick.plus(duration("qaldy.drill.tick-margin", "PT35S")));
         } finally {
             restarting = Instant.now();
             say("Starting it again…");

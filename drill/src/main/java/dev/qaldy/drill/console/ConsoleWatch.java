@@ -132,8 +132,26 @@ public final class ConsoleWatch implements AutoCloseable {
         }
     }
 
+    /** Ends Chromium and chromedriver and deletes the browser profile (megabytes) from the report folder. */
     @Override
     public void close() {
-        browser.close();
+        try {
+            browser.close();
+        } finally {
+            deleteTree(out.resolve("chromium"));
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (java.io.IOException e) {
+            // a profile left behind is untidy, not wrong
+        }
     }
 }

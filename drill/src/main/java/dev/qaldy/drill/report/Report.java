@@ -28,7 +28,7 @@ public final class Report {
      */
     public Report(String cell, Instant started, List<PassResult> passes) {
         this.cell = cell;
-        this.started = started;
+        this.started = started.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         this.passes = passes;
     }
 
@@ -90,8 +90,8 @@ public final class Report {
             md.append("| ").append(cells(row.title, row.keepsWorking, row.how, rowSeen(row), rowResult(row))).append(" |\n");
         }
         for (PassResult pass : passes) {
-            md.append("\n## ").append(pass.title()).append("\n\nStopped at ").append(pass.stopped()).append(", started again at ")
-                    .append(pass.returned()).append(" (").append(Duration.between(pass.stopped(), pass.returned()).toSeconds())
+            md.append("\n## ").append(pass.title()).append("\n\nStopped at ").append(seconds(pass.stopped())).append(", started again at ")
+                    .append(seconds(pass.returned())).append(" (").append(Duration.between(pass.stopped(), pass.returned()).toSeconds())
                     .append(" s down).\n\n| Row | When | Who | Expected | Seen | ms | Result |\n|---|---|---|---|---|---|---|\n");
             for (Check c : pass.checks()) {
                 String seen = c.evidence() == null ? c.seen() : c.seen() + " ![" + c.evidence() + "](" + c.evidence() + ")";
@@ -133,8 +133,8 @@ public final class Report {
         }
         h.append("</table>\n");
         for (PassResult pass : passes) {
-            h.append("<h2>").append(esc(pass.title())).append("</h2>\n<p>Stopped at ").append(esc(pass.stopped().toString()))
-                    .append(", started again at ").append(esc(pass.returned().toString())).append(".</p>\n<table><tr><th>Row</th>"
+            h.append("<h2>").append(esc(pass.title())).append("</h2>\n<p>Stopped at ").append(esc(seconds(pass.stopped())))
+                    .append(", started again at ").append(esc(seconds(pass.returned()))).append(".</p>\n<table><tr><th>Row</th>"
                             + "<th>When</th><th>Who</th><th>Expected</th><th>Seen</th><th>ms</th><th>Result</th></tr>\n");
             for (Check c : pass.checks()) {
                 String result = c.passed() ? "PASS" : "FAIL";
@@ -149,6 +149,10 @@ public final class Report {
             h.append("</table>\n");
         }
         return h.append("</body></html>\n").toString();
+    }
+
+    static String seconds(Instant t) {
+        return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
     }
 
     static String esc(String text) {
