@@ -94,11 +94,34 @@ class DrillIT {
         assertRunning();
     }
 
-    /** The drill leaves every component running (ready again soon after its last restart). */
+    /**
+     * The drill leaves every component running (ready again soon after its last restart). On
+     * failure the message carries each not-ready component's {@code /health/ready} answer.
+     */
     static void assertRunning() {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
-                assertThat(cell.qaldy("status")).as("the drill leaves the cell running").doesNotContain("stopped")
-                        .doesNotContain("not ready"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
+            String status = cell.qaldy("status");
+            assertThat(status).as("the drill leaves the cell running" + readiness(status)).doesNotContain("stopped")
+                    .doesNotContain("not ready");
+        });
+    }
+
+    /** The readiness answers of the components {@code bin/qaldy status} calls not ready. */
+    static String readiness(String status) {
+        StringBuilder said = new StringBuilder();
+        for (String line : status.split("\n")) {
+            if (line.contains("not ready")) {
+                String component = line.trim().split("\\s+")[0];
+                try {
+                    var answer = cell.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                            "http://127.0.0.1:" + cell.port(component) + "/health/ready")).timeout(Duration.ofSeconds(10)).build());
+                    said.append("\n").append(component).append(" /health/ready: ").append(answer.statusCode()).append(' ').append(answer.body());
+                } catch (Exception e) {
+                    said.append("\n").append(component).append(" /health/ready: ").append(e);
+                }
+            }
+        }
+        return said.toString();
     }
 
     static String report(Path out) {

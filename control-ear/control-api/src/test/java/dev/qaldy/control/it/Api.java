@@ -81,6 +81,16 @@ final class Api {
         return send(request(path, token).header("Content-Type", "application/json").POST(BodyPublishers.ofString(json)));
     }
 
+    /**
+     * A POST as the cell's gate forwards it for the client at {@code forwardedFor}: sent from
+     * loopback (a trusted proxy by default), whatever host the deployment's URL names.
+     */
+    Reply postFrom(String forwardedFor, String path, String json) {
+        URI loopback = URI.create(base.getScheme() + "://127.0.0.1:" + base.getPort() + base.getRawPath()).resolve(path);
+        return send(HttpRequest.newBuilder(loopback).timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                .header("X-Forwarded-For", forwardedFor).POST(BodyPublishers.ofString(json)));
+    }
+
     Reply put(String path, String json, String token) {
         return send(request(path, token).header("Content-Type", "application/json").PUT(BodyPublishers.ofString(json)));
     }

@@ -186,6 +186,24 @@ class ControlPlaneIT {
         assertProblem(sixth, 429, "too many failed sign-ins");
         assertThat(Long.parseLong(sixth.header("Retry-After"))).isBetween(1L, 900L);
         assertProblem(api.post("api/v1/sessions", json("email", bob.email(), "password", PASSWORD), null), 429, "try again");
+
+        // Someone else guessing at bob's email does not lock bob out: from his own address he signs in.
+        assertThat(api.postFrom("203.0.113.7", "api/v1/sessions", json("email", bob.email(), "password", PASSWORD)).status())
+                .as("the right password from another address").isEqualTo(201);
+    }
+
+    @Test
+    void guessing_spread_over_many_addresses_is_slowed_down_for_the_email() {
+        Person cleo = signUpAndIn("cleo");
+        for (int address = 1; address <= 10; address++) {
+            for (int i = 0; i < 5; i++) {
+                assertThat(api.postFrom("198.51.100." + address, "api/v1/sessions",
+                        json("email", cleo.email(), "password", "guess " + i)).status()).isEqualTo(401);
+            }
+        }
+        // 50 failures from 10 addresses: the email waits, from any address.
+        assertProblem(api.postFrom("198.51.100.99", "api/v1/sessions", json("email", cleo.email(), "password", PASSWORD)),
+                429, "too many failed sign-ins");
     }
 
     @Test

@@ -13,7 +13,8 @@ public final class AppName {
     /** 1 to 63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit. */
     public static final Pattern LABEL = Pattern.compile("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$");
     /** Names that would collide with the platform's own hosts. */
-    public static final Set<String> RESERVED = Set.of("api", "console", "www", "hooks", "status", "admin", "qaldy");
+    public static final Set<String> RESERVED = Set.of("api", "console", "www", "hooks", "status", "admin", "qaldy",
+            "localhost");
 
     private AppName() {
     }
@@ -32,6 +33,12 @@ public final class AppName {
             throw new InvalidInput("app name \"" + shorten(name) + "\" is not a DNS label: use 1 to 63 characters of"
                     + " lower-case letters a-z, digits 0-9 and '-', starting and ending with a letter or digit"
                     + " (no dots, no upper case)");
+        }
+        if (name.length() >= 4 && name.startsWith("--", 2)) {
+            // RFC 5891 §4.2.3.1: "--" in the 3rd and 4th places is kept for IDNA (xn--…): such a
+            // label would be read as another name by browsers.
+            throw new InvalidInput("app name \"" + name + "\" has \"--\" in the 3rd and 4th places, which DNS keeps for"
+                    + " internationalized names (xn--…); choose another name");
         }
         if (RESERVED.contains(name)) {
             throw new InvalidInput("app name \"" + name + "\" is reserved; reserved names are "

@@ -43,18 +43,19 @@ public class Sessions {
     /**
      * Signs a person in.
      *
+     * @param address the client's address, for the slow-down of guessing (see {@link SignInThrottle})
      * @throws dev.qaldy.control.platform.control.TooManyAttempts after too many recent failures for the email
      * @throws NotSignedIn for an unknown email or a wrong password (recorded as a failure)
      */
-    public SignedSession signIn(String rawEmail, String password) {
+    public SignedSession signIn(String rawEmail, String password, String address) {
         String email = EmailAddress.normalizeLeniently(rawEmail);
-        throttle.checkAllowed(email);
+        throttle.checkAllowed(email, address);
         Optional<Person> person = people.byEmail(email);
         boolean ok = password != null && password.length() <= MAX_PASSWORD_LENGTH
                 && (person.isPresent() ? hasher.verify(password, person.get().passwordHash())
                         : hasher.verifyNothing(password));
         if (!ok) {
-            throttle.recordFailure(email);
+            throttle.recordFailure(email, address);
             throw new NotSignedIn(REFUSED);
         }
         throttle.forget(email);

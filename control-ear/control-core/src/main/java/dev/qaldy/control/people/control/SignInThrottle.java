@@ -16,8 +16,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Slows down guessing: after {@code qaldy.sign-in.max-failures} (5) failed sign-ins for one email
- * within {@code qaldy.sign-in.failure-window} (15 min), further attempts are refused with 429 until
- * the oldest of them leaves the window. Failures live in the database, so a restart forgets nothing.
+ * from one client address within {@code qaldy.sign-in.failure-window} (15 min), further attempts
+ * for that email from that address are refused with 429 until the oldest of them leaves the window;
+ * after {@code qaldy.sign-in.max-failures-per-email} (50) failures for the email from all addresses
+ * together, every attempt for it is (guessing spread over many addresses). So someone who types
+ * wrong passwords for another person's email locks out only themselves, unless they come from many
+ * addresses. Failures live in the database, so a restart forgets nothing.
  */
 @ApplicationScoped
 public class SignInThrottle {
@@ -33,18 +37,35 @@ public class SignInThrottle {
     int maxFailures;
 
     @Inject
+    @ConfigProperty(name = "qaldy.sign-in.max-failures-per-email", defaultValue = "50")
+    int maxFailuresPerEmail;
+
+    @Inject
     @ConfigProperty(name = "qaldy.sign-in.failure-window", defaultValue = "PT15M")
     Duration window;
 
-    /** @throws TooManyAttempts when {@code email} already has too many recent failures */
+    /**
+     * @param address the client's address ({@link SignInFailure#MAX_ADDRESS_LENGTH} characters at most)
+     * @throws TooManyAttempts when {@code email} already has too many recent failures from
+     *                         {@code address}, or from all addresses together
+     */
     @Transactional
-    public void checkAllowed(String email) {
+    public void checkAllowed(String email, String address) {
         Instant now = clock.instant();
-        List<Long> recent = em.createNamedQuery(SignInFailure.RECENT, Long.class)
+        long since = now.minus(window).toEpochMilli();
+        List<Long> fromHere = em.createNamedQuery(SignInFailure.RECENT_FROM, Long.class)
                 .setParameter("email", email)
-                .setParameter("since", now.minus(window).toEpochMilli())
+                .setParameter("address", address)
+                .setParameter("since", since)
                 .getResultList();
-        Long wait = retryAfterSeconds(recent, maxFailures, window, now);
+        Long wait = retryAfterSeconds(fromHere, maxFailures, window, now);
+        if (wait == null) {
+            List<Long> all = em.createNamedQuery(SignInFailure.RECENT, Long.class)
+                    .setParameter("email", email)
+                    .setParameter("since", since)
+                    .getResultList();
+            wait = retryAfterSeconds(all, maxFailuresPerEmail, window, now);
+        }
         if (wait != null) {
             throw new TooManyAttempts("too many failed sign-ins for this email; try again in " + wait + " s", wait);
         }
@@ -65,8 +86,8 @@ public class SignInThrottle {
 
     /** Records a failure in its own transaction, so it stays even though the sign-in is refused. */
     @Transactional(TxType.REQUIRES_NEW)
-    public void recordFailure(String email) {
-        em.persist(new SignInFailure(email, clock.instant()));
+    public void recordFailure(String email, String address) {
+        em.persist(new SignInFailure(email, address, clock.instant()));
     }
 
     /** Forgets the failures of {@code email} after a successful sign-in. */

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AppNameTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"a", "guestbook", "my-app", "app2", "0", "a-b-c-1", "x23456789012345678901234567890123456789012345678901234567890123"})
+    @ValueSource(strings = {"a", "guestbook", "my-app", "app2", "0", "a-b-c-1", "a--b", "abc--d", "x23456789012345678901234567890123456789012345678901234567890123"})
     void dns_labels_are_accepted(String name) {
         assertThat(AppName.check(name)).isEqualTo(name);
     }
@@ -24,10 +24,17 @@ class AppNameTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"api", "console", "www", "hooks", "status", "admin", "qaldy"})
+    @ValueSource(strings = {"api", "console", "www", "hooks", "status", "admin", "qaldy", "localhost"})
     void reserved_names_are_refused(String name) {
         assertThatThrownBy(() -> AppName.check(name)).isInstanceOf(InvalidInput.class)
                 .hasMessageContaining("is reserved");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"xn--nxasmq6b", "ab--cd", "zz--9"})
+    void labels_dns_keeps_for_internationalized_names_are_refused(String name) {
+        assertThatThrownBy(() -> AppName.check(name)).isInstanceOf(InvalidInput.class)
+                .hasMessageContaining("3rd and 4th places");
     }
 
     @ParameterizedTest
