@@ -140,6 +140,11 @@ public final class Person {
         appCookies.put(app, setCookie.substring(0, setCookie.indexOf(';')));
     }
 
+    /** The {@code qaldy_session=<token>} cookie the gate set on {@code app}'s origin, or null. */
+    public String appCookie(String app) {
+        return appCookies.get(app);
+    }
+
     /** A GET of {@code path} on the app's origin with this person's app cookie, as a browser would send it. */
     public HttpResponse<String> get(String app, String path) throws Exception {
         return cell.send(browser(app, path).GET().build());

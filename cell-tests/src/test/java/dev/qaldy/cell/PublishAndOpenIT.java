@@ -72,6 +72,9 @@ class PublishAndOpenIT {
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
         assertThat(page.body()).contains("Guestbook").contains("<form");
+        assertThat(page.headers().allValues("Server")).as("no server name or version for scanners").isEmpty();
+        assertThat(apps.headers().allValues("Server")).isEmpty();
+        assertThat(page.headers().allValues("X-Powered-By")).isEmpty();
 
         HttpResponse<String> signed = demo.postJson("guestbook", "/api/sign", "{\"name\":\"Ana\",\"message\":\"Hello from a test\"}");
         assertThat(signed.statusCode()).as(signed.body()).isEqualTo(200);
@@ -114,6 +117,29 @@ class PublishAndOpenIT {
 
         HttpResponse<String> audit = owner.api("GET", "/audit", null);
         assertThat(audit.body()).contains("share").contains("revoke").contains(viewer.email);
+    }
+
+    @Test
+    void the_cookie_of_one_apps_origin_opens_that_app_only() throws Exception {
+        Person owner = Person.signUp(cell, "owner-origin@example.com");
+        owner.publish("origin-a", guestbookSource());
+        owner.publish("origin-b", guestbookSource());
+        owner.openApp("origin-a");
+        String cookie = owner.appCookie("origin-a");
+        String token = cookie.substring(cookie.indexOf('=') + 1);
+        assertThat(owner.get("origin-a", "/").statusCode()).isEqualTo(200);
+
+        HttpResponse<String> api = cell.send(cell.request(cell.publicHost(), "/api/v1/apps")
+                .header("Authorization", "Bearer " + token).GET().build());
+        assertThat(api.statusCode()).as("the API refuses an app origin's session").isEqualTo(401);
+        assertThat(api.body()).contains("opens one app only");
+
+        HttpResponse<String> other = cell.send(cell.request(cell.appHost("origin-b"), "/")
+                .header("Accept", "application/json").header("Cookie", cookie).GET().build());
+        assertThat(other.statusCode()).as("another app's origin, even the same owner's").isEqualTo(401);
+        HttpResponse<String> withApiSession = cell.send(cell.request(cell.appHost("origin-b"), "/")
+                .header("Authorization", "Bearer " + owner.token()).GET().build());
+        assertThat(withApiSession.statusCode()).as("the person's API session opens their app").isEqualTo(200);
     }
 
     @Test

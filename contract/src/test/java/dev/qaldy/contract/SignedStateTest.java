@@ -35,6 +35,18 @@ class SignedStateTest {
     }
 
     @Test
+    void a_session_made_on_an_app_origin_carries_its_audience_and_opens_that_app_only() throws Exception {
+        Session onGuestbook = new Session(7, "ana@example.com", "t-2", NOW, NOW.plusSeconds(3600), SessionTokens.appAudience("guestbook"));
+        Session verified = SessionTokens.verify(SessionTokens.sign(onGuestbook, (ECPrivateKey) cell.getPrivate()),
+                (ECPublicKey) cell.getPublic(), clock);
+        assertThat(verified).isEqualTo(onGuestbook);
+        assertThat(verified.opens("guestbook")).isTrue();
+        assertThat(verified.opens("guestbook2")).isFalse();
+        assertThat(ana.audience()).isNull();
+        assertThat(ana.opens("guestbook")).as("the person's API session opens any app (access decides)").isTrue();
+    }
+
+    @Test
     void a_token_signed_by_another_key_is_refused() {
         String token = SessionTokens.sign(ana, (ECPrivateKey) other.getPrivate());
         assertThatThrownBy(() -> SessionTokens.verify(token, (ECPublicKey) cell.getPublic(), clock))

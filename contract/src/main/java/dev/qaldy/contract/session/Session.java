@@ -11,8 +11,21 @@ import java.util.Objects;
  * @param tokenId   the token's unique id (JWS {@code jti})
  * @param issuedAt  when the control plane signed it
  * @param expiresAt after this instant the token is refused
+ * @param audience  {@code null} for a session of the console and the API; for a session made on an
+ *                  app's origin (a redeemed ticket) {@link SessionTokens#appAudience(String)}: it
+ *                  opens that app only, and the API refuses it
  */
-public record Session(long personId, String email, String tokenId, Instant issuedAt, Instant expiresAt) {
+public record Session(long personId, String email, String tokenId, Instant issuedAt, Instant expiresAt, String audience) {
+
+    /** A session of the console and the API (no audience). */
+    public Session(long personId, String email, String tokenId, Instant issuedAt, Instant expiresAt) {
+        this(personId, email, tokenId, issuedAt, expiresAt, null);
+    }
+
+    /** Whether this session may be used on {@code app}'s origin: an API session anywhere, an app's session only there. */
+    public boolean opens(String app) {
+        return audience == null || audience.equals(SessionTokens.appAudience(app));
+    }
 
     public Session {
         Objects.requireNonNull(email, "email");

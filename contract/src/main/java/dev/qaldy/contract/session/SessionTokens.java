@@ -19,7 +19,8 @@ import java.util.Date;
  * Session tokens: ES256 JWS signed by the control plane with the cell's key, verified anywhere
  * with the public key alone, so the gate never asks the API who a person is.
  * Shape: header {@code typ=qaldy-session+jwt}; claims {@code iss=qaldy-cell, sub=<person id>,
- * email, jti, iat, exp} (seconds since the epoch).
+ * email, jti, iat, exp} (seconds since the epoch), and {@code aud=app:<name>} on a session made
+ * on an app's origin (absent on the console's and the API's).
  */
 public final class SessionTokens {
 
@@ -32,6 +33,11 @@ public final class SessionTokens {
     private SessionTokens() {
     }
 
+    /** The audience of a session made on {@code app}'s origin: {@code app:<name>}. */
+    public static String appAudience(String app) {
+        return "app:" + app;
+    }
+
     /**
      * Signs a session.
      *
@@ -39,7 +45,11 @@ public final class SessionTokens {
      * @throws IllegalStateException when the key cannot sign (not a P-256 key)
      */
     public static String sign(Session session, ECPrivateKey key) {
-        JWTClaimsSet claims = new JWTClaimsSet.Builder()
+        JWTClaimsSet.Builder builder = new JWTClaimsSet.Builder();
+        if (session.audience() != null) {
+            builder.audience(session.audience());
+        }
+        JWTClaimsSet claims = builder
                 .issuer(ISSUER)
                 .subject(Long.toString(session.personId()))
                 .claim("email", session.email())
@@ -79,12 +89,16 @@ public final class SessionTokens {
                     || claims.getIssueTime() == null || claims.getSubject() == null || claims.getJWTID() == null) {
                 throw new InvalidTokenException("missing claims");
             }
+            if (claims.getAudience().size() > 1) {
+                throw new InvalidTokenException("more than one audience");
+            }
             Instant expiresAt = claims.getExpirationTime().toInstant();
             if (!clock.instant().isBefore(expiresAt)) {
                 throw new InvalidTokenException("expired");
             }
             return new Session(Long.parseLong(claims.getSubject()), claims.getStringClaim("email"),
-                    claims.getJWTID(), claims.getIssueTime().toInstant(), expiresAt);
+                    claims.getJWTID(), claims.getIssueTime().toInstant(), expiresAt,
+                    claims.getAudience().isEmpty() ? null : claims.getAudience().get(0));
         } catch (ParseException | JOSEException | RuntimeException e) {
             throw new InvalidTokenException("unreadable token: " + e.getClass().getSimpleName(), e);
         }

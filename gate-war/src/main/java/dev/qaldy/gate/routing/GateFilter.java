@@ -216,7 +216,7 @@ public class GateFilter extends HttpFilter {
      */
     private void appData(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
         Optional<ECPublicKey> key = secrets.publicKey();
-        SessionCheck check = key.isEmpty() ? null : session(req, key.get());
+        SessionCheck check = key.isEmpty() ? null : session(req, key.get(), app);
         if (!(check instanceof SessionCheck.Valid valid)) {
             res.setHeader("WWW-Authenticate", "Bearer realm=\"qaldy\"");
             Pages.send(req, res, key.isEmpty() ? Page.unavailable() : Page.unauthorized());
@@ -244,7 +244,7 @@ public class GateFilter extends HttpFilter {
             publicSite(app, site, req, res);
             return;
         }
-        SessionCheck check = session(req, key.get());
+        SessionCheck check = session(req, key.get(), app);
         if (!(check instanceof SessionCheck.Valid valid)) {
             if (check instanceof SessionCheck.Invalid invalid) {
                 log.log(Level.FINE, "gate: refused a session for {0}: {1}", new Object[] {app, invalid.reason()});
@@ -306,9 +306,9 @@ public class GateFilter extends HttpFilter {
         }
     }
 
-    /** Step 3: the session, from {@code Authorization: Bearer} or the {@code qaldy_session} cookie. */
-    private SessionCheck session(HttpServletRequest req, ECPublicKey key) {
-        return new SessionReader(key, clock, sessions).read(req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")));
+    /** Step 3: the session on {@code app}'s origin, from {@code Authorization: Bearer} or the {@code qaldy_session} cookie. */
+    private SessionCheck session(HttpServletRequest req, ECPublicKey key, String app) {
+        return new SessionReader(key, clock, sessions).read(req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")), app);
     }
 
     /** The page for every verdict but allow; exhaustive, so a new verdict cannot fall through to a forward. */

@@ -1,6 +1,7 @@
 package dev.qaldy.gate.session;
 
 import dev.qaldy.contract.session.InvalidTokenException;
+import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
 import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
@@ -12,7 +13,8 @@ import java.util.Objects;
  * Finds and verifies a request's session, locally, with the cell's public key alone: the gate
  * never asks the API who someone is, so people signed in stay signed in while it is down.
  * An {@code Authorization: Bearer} token wins over the cookie; a bad Bearer token is not
- * rescued by a cookie.
+ * rescued by a cookie. A session made on one app's origin (its token's audience) opens that app
+ * only: anywhere else it is invalid.
  */
 public final class SessionReader {
 
@@ -36,13 +38,24 @@ public final class SessionReader {
     }
 
     /**
+     * A session of the console and the API (a token without an audience).
+     *
      * @param authorization the {@code Authorization} header, or null
      * @param cookieHeaders every {@code Cookie} header of the request
      */
     public SessionCheck read(String authorization, List<String> cookieHeaders) {
+        return read(authorization, cookieHeaders, null);
+    }
+
+    /**
+     * A session on {@code app}'s origin: the person's API session, or one made on this app's origin.
+     *
+     * @param app the app whose origin the request came to; null: the console's and the API's
+     */
+    public SessionCheck read(String authorization, List<String> cookieHeaders, String app) {
         String bearer = bearerToken(authorization);
         if (bearer != null) {
-            return verify(bearer);
+            return verify(bearer, app);
         }
         List<String> tokens = SessionCookie.values(cookieHeaders, SessionCookie.NAME);
         if (tokens.isEmpty()) {
@@ -50,7 +63,7 @@ public final class SessionReader {
         }
         SessionCheck last = new SessionCheck.Missing();
         for (String token : tokens.subList(0, Math.min(tokens.size(), MAX_COOKIES_TRIED))) {
-            last = verify(token);
+            last = verify(token, app);
             if (last instanceof SessionCheck.Valid) {
                 return last;
             }
@@ -58,9 +71,11 @@ public final class SessionReader {
         return last;
     }
 
-    private SessionCheck verify(String token) {
+    private SessionCheck verify(String token, String app) {
         try {
-            return new SessionCheck.Valid(verified == null ? SessionTokens.verify(token, key, clock) : verified.verify(token, key));
+            Session session = verified == null ? SessionTokens.verify(token, key, clock) : verified.verify(token, key);
+            boolean fits = app == null ? session.audience() == null : session.opens(app);
+            return fits ? new SessionCheck.Valid(session) : new SessionCheck.Invalid("a session of another origin");
         } catch (InvalidTokenException e) {
             return new SessionCheck.Invalid(e.getMessage());
         }

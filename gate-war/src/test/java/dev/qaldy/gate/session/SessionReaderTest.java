@@ -32,6 +32,19 @@ class SessionReaderTest {
     }
 
     @Test
+    void aSessionMadeOnAnAppsOriginOpensThatAppOnly() {
+        Session onShop = new Session(7, "ann@example.com", "jti-2", NOW.minusSeconds(60), NOW.plusSeconds(3600),
+                SessionTokens.appAudience("shop"));
+        String cookie = "qaldy_session=" + sign(onShop, CELL);
+        assertThat(reader.read(null, List.of(cookie), "shop")).isEqualTo(new SessionCheck.Valid(onShop));
+        assertThat(reader.read(null, List.of(cookie), "blog")).isInstanceOf(SessionCheck.Invalid.class);
+        assertThat(reader.read("Bearer " + sign(onShop, CELL), List.of(), "blog")).isInstanceOf(SessionCheck.Invalid.class);
+        assertThat(reader.read(null, List.of(cookie))).as("nor the console's or the API's").isInstanceOf(SessionCheck.Invalid.class);
+        assertThat(reader.read("Bearer " + sign(ann, CELL), List.of(), "blog")).as("the API session: any app")
+                .isEqualTo(new SessionCheck.Valid(ann));
+    }
+
+    @Test
     void aValidCookieIsASession() {
         SessionCheck check = reader.read(null, List.of("theme=dark; qaldy_session=" + sign(ann, CELL) + "; lang=en"));
         assertThat(check).isEqualTo(new SessionCheck.Valid(ann));

@@ -471,7 +471,9 @@ class ControlPlaneIT {
         assertThat(redeemed.status()).as(redeemed.toString()).isEqualTo(200);
         Session session = SessionTokens.verify(redeemed.json().getString("token"), TestCell.publicKey(), Clock.systemUTC());
         assertThat(session.personId()).isEqualTo(ana.id());
+        assertThat(session.audience()).as("a session for this app's origin only").isEqualTo("app:" + app);
         assertThat(Instant.parse(redeemed.json().getString("expiresAt"))).isEqualTo(session.expiresAt());
+        assertProblem(api.get("api/v1/apps", redeemed.json().getString("token")), 401, "opens one app only");
         assertProblem(api.internal("POST", "api/v1/internal/tickets/redeem", json("ticket", ticket, "app", app), token), 404, "unknown, used or expired");
         assertProblem(api.internal("POST", "api/v1/internal/tickets/redeem", json("ticket", "made-up", "app", app), token), 404, "unknown");
 

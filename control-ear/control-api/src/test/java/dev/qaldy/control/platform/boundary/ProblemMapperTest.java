@@ -24,7 +24,7 @@ class ProblemMapperTest {
     void business_exceptions_keep_their_status_type_and_detail_even_when_wrapped() {
         Problem problem = mapper.describe(new RuntimeException(new Conflict("the app name x is taken")));
         assertThat(problem.status()).isEqualTo(409);
-        assertThat(problem.json()).isEqualTo("{\"type\":\"https://qaldy.dev/problems/conflict\",\"title\":\"Conflict\","
+        assertThat(problem.json()).isEqualTo("{\"type\":\"urn:qaldy:problem:conflict\",\"title\":\"Conflict\","
                 + "\"status\":409,\"detail\":\"the app name x is taken\"}");
         assertThat(mapper.describe(new TooManyAttempts("wait", 42)).headers()).containsEntry("Retry-After", 42L);
     }

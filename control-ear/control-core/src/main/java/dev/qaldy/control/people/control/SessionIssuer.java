@@ -45,17 +45,31 @@ public class SessionIssuer {
     @ConfigProperty(name = "qaldy.sessions.ttl", defaultValue = "PT12H")
     Duration ttl;
 
-    /** A new signed session for {@code person}, issued now (whole seconds, as the token stores them). */
+    /** A new signed session of the console and the API for {@code person}, issued now (whole seconds, as the token stores them). */
     public SignedSession issue(Person person) {
+        return issue(person, null);
+    }
+
+    /**
+     * A new signed session for {@code person} on {@code app}'s origin only (audience
+     * {@code app:<name>}): it opens that app at the gates, and the API refuses it, so the cookie of
+     * one app's origin is never a key to the person's account.
+     */
+    public SignedSession issueForApp(Person person, String app) {
+        return issue(person, SessionTokens.appAudience(app));
+    }
+
+    private SignedSession issue(Person person, String audience) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        Session session = new Session(person.id(), person.email(), UUID.randomUUID().toString(), now, now.plus(ttl));
+        Session session = new Session(person.id(), person.email(), UUID.randomUUID().toString(), now, now.plus(ttl), audience);
         return new SignedSession(SessionTokens.sign(session, keys.privateKey()), session.expiresAt());
     }
 
     /**
      * Verifies a bearer token.
      *
-     * @throws NotSignedIn for a forged, foreign, expired, unreadable or signed-out token
+     * @throws NotSignedIn for a forged, foreign, expired, unreadable or signed-out token, or one
+     *                     made on an app's origin (it opens that app only)
      */
     @Transactional
     public Session verify(String token) {
@@ -65,6 +79,9 @@ public class SessionIssuer {
         } catch (InvalidTokenException e) {
             log.log(Level.FINE, "refused a session token: {0}", e.getMessage());
             throw new NotSignedIn("the session token is invalid or expired; sign in again");
+        }
+        if (session.audience() != null) {
+            throw new NotSignedIn("this session opens one app only, not the API; sign in to the console");
         }
         long signedOut = em.createNamedQuery(SignedOutSession.COUNT_BY_TOKEN, Long.class)
                 .setParameter("tokenId", session.tokenId()).getSingleResult();

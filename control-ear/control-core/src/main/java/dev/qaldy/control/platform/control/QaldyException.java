@@ -8,8 +8,11 @@ package dev.qaldy.control.platform.control;
 public abstract class QaldyException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
-    /** Prefix of every problem type URI. */
-    public static final String TYPE_BASE = "https://qaldy.dev/problems/";
+    /**
+     * Prefix of every problem type URI: the same {@code urn:qaldy:problem:<slug>} the gate and the
+     * runtime host write, so a client reads one family of types whoever answered.
+     */
+    public static final String TYPE_BASE = "urn:qaldy:problem:";
 
     protected QaldyException(String detail) {
         super(detail);

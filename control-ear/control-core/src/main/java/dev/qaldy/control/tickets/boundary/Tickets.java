@@ -78,7 +78,8 @@ public class Tickets {
     }
 
     /**
-     * Redeems a ticket once, for the app it was issued for, and signs a session for its person.
+     * Redeems a ticket once, for the app it was issued for, and signs a session for its person on
+     * that app's origin only.
      *
      * @throws NotFound for an unknown, used, expired or other app's ticket
      */
@@ -99,7 +100,7 @@ public class Tickets {
         if (person == null) {
             throw new NotFound(UNKNOWN);
         }
-        return sessions.issue(person);
+        return sessions.issueForApp(person, appName);
     }
 
     /**
