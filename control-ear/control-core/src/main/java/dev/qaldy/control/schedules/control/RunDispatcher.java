@@ -33,6 +33,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -99,6 +100,8 @@ public class RunDispatcher {
     private final AtomicInteger workers = new AtomicInteger();
     /** A queued run found no room in the backlog: workers read the queue again once it is empty. */
     private final AtomicBoolean overflow = new AtomicBoolean();
+    /** While a tick queues runs, no run is started (see {@link #whileQueueing}). */
+    private final AtomicInteger holds = new AtomicInteger();
     private HttpClient http;
 
     @PostConstruct
@@ -127,6 +130,24 @@ public class RunDispatcher {
         return submitted;
     }
 
+    /**
+     * Runs {@code queueing} (a scheduler tick firing schedules) with sending held back: runs queued
+     * meanwhile wait in the backlog and the queue, and workers sending a run finish it and pause.
+     * After an outage the tick queues 10,000 catch-up runs; sending them at the same time took the
+     * CPU and the database from it (issue 9). Sending resumes when {@code queueing} returns or fails.
+     *
+     * @return what {@code queueing} returned
+     */
+    public <T> T whileQueueing(Supplier<T> queueing) {
+        holds.incrementAndGet();
+        try {
+            return queueing.get();
+        } finally {
+            holds.decrementAndGet();
+            startWorkers();
+        }
+    }
+
     /** Puts a run in the backlog and makes sure workers run; false when it is known already or there is no room. */
     boolean submit(long runId) {
         if (!known.add(runId)) {
@@ -145,7 +166,7 @@ public class RunDispatcher {
     /** Starts workers on the executor until {@code concurrency} run or the executor refuses. */
     private void startWorkers() {
         int limit = Math.max(1, concurrency);
-        while (!backlog.isEmpty()) {
+        while ((!backlog.isEmpty() || overflow.get()) && holds.get() == 0) {
             int running = workers.get();
             if (running >= limit) {
                 return;
@@ -166,7 +187,7 @@ public class RunDispatcher {
     /** One worker: sends runs from the backlog one after another, reading more from the queue after an overflow. */
     private void work() {
         try {
-            while (true) {
+            while (holds.get() == 0) {
                 Long runId = backlog.poll();
                 if (runId == null && overflow.getAndSet(false)) {
                     refill();
@@ -186,7 +207,7 @@ public class RunDispatcher {
             }
         } finally {
             workers.decrementAndGet();
-            if (!backlog.isEmpty()) {
+            if (!backlog.isEmpty() || overflow.get()) {
                 startWorkers(); // a run added while this worker was leaving
             }
         }

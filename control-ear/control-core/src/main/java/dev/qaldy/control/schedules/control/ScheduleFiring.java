@@ -1,6 +1,8 @@
 package dev.qaldy.control.schedules.control;
 
+import dev.qaldy.control.audit.control.AuditRecorder;
 import dev.qaldy.control.audit.entity.Audited;
+import dev.qaldy.control.platform.control.BulkInsert;
 import dev.qaldy.control.schedules.entity.Run;
 import dev.qaldy.control.schedules.entity.RunQueued;
 import dev.qaldy.control.schedules.entity.Schedule;
@@ -26,8 +28,9 @@ import java.util.stream.Collectors;
  * schedules catching up after an outage): their rows are locked with one {@code SELECT … FOR
  * UPDATE}, the app names read with one more query, the page is planned in memory
  * ({@link FiringPlan}), and the runs, their audit lines and the new last fired ticks are written
- * together: the inserts go out in JDBC batches ({@code eclipselink.jdbc.batch-writing} in
- * persistence.xml) and the last fired ticks as one UPDATE per distinct tick.
+ * together: runs and audit lines with multi-row inserts ({@link BulkInsert}, 100 rows to a round
+ * trip; ids from the entities' own sequences), the last fired ticks as one UPDATE per distinct tick.
+ * Once the page commits each run is handed to the dispatcher ({@link RunQueued}).
  * <p>
  * Exactly once across restarts and control planes sharing the database: the row locks serialize
  * them (the second reads the first's last fired ticks and finds nothing due), and the unique
@@ -48,7 +51,7 @@ public class ScheduleFiring {
     EntityManager em;
 
     @Inject
-    Event<Audited> audit;
+    AuditRecorder auditLog;
 
     @Inject
     Event<RunQueued> queued;
@@ -58,6 +61,10 @@ public class ScheduleFiring {
 
     @Inject
     Logger log;
+
+    /** The columns of a queued scheduled run (the others start NULL: hook, payload, started, finished). */
+    private static final List<String> RUN_COLUMNS = List.of("ID", "APP_ID", "APP_NAME", "SCHEDULE_ID", "JOB", "TICK", "ACTOR",
+            "STATE", "RUN_LOG", "ATTEMPTS", "CREATED_AT");
 
     /**
      * Fires what is due of the schedules {@code scheduleIds} (those that no longer exist are
@@ -82,22 +89,35 @@ public class ScheduleFiring {
                     Instant.ofEpochMilli(number(row[5])), row[6] == null ? null : Instant.ofEpochMilli(number(row[6]))));
         }
         FiringPlan plan = FiringPlan.of(rows, appNames(rows), now, planner, rules::of);
+        List<Long> runIds = BulkInsert.ids(em, Run.class, plan.runs().size());
+        List<Object[]> runRows = new ArrayList<>(runIds.size());
+        List<Audited> lines = new ArrayList<>(runIds.size());
         int catchUps = 0;
-        for (FiringPlan.Planned planned : plan.runs()) {
+        for (int i = 0; i < runIds.size(); i++) {
+            FiringPlan.Planned planned = plan.runs().get(i);
             Run run = Run.scheduled(planned.appId(), planned.appName(), planned.scheduleId(), planned.job(), planned.tick(),
-                    planned.catchUp(), now);
-            em.persist(run);
-            queued(run, planned);
+                    planned.catchUp(), now); // checks the job name and the app, as for a persisted run
+            long runId = runIds.get(i);
+            runRows.add(new Object[] {runId, run.appId(), run.appName(), run.scheduleId(), run.job(), run.tick().toEpochMilli(),
+                    run.actor(), run.state().name(), "", 0, run.createdAt().toEpochMilli()});
+            lines.add(new Audited(run.actor(), Run.AUDIT_RUN, planned.appId(), planned.appName(),
+                    "job " + planned.job() + " for tick " + planned.tick() + " (schedule " + planned.scheduleId() + ", run " + runId + ")"));
+            log.log(Level.FINE, "scheduler: {0} run {1} of {2} schedule {3} for tick {4}",
+                    new Object[] {run.actor(), runId, planned.appName(), planned.scheduleId(), planned.tick()});
             if (planned.catchUp()) {
                 catchUps++;
             }
         }
+        BulkInsert.insert(em, "RUNS", RUN_COLUMNS, runRows); // the unique (schedule, tick) key refuses a duplicate here
+        auditLog.recordAll(lines);
         for (Map.Entry<Instant, List<Long>> fired : plan.lastFired().entrySet()) {
             String moved = fired.getValue().stream().map(id -> Long.toString(id)).collect(Collectors.joining(","));
             em.createNativeQuery("UPDATE SCHEDULES SET LAST_FIRED_TICK = ?1 WHERE ID IN (" + moved + ")")
                     .setParameter(1, fired.getKey().toEpochMilli()).executeUpdate();
         }
-        em.flush();
+        for (long runId : runIds) {
+            queued.fire(new RunQueued(runId)); // sent once the page commits
+        }
         if (catchUps > 0) {
             log.log(Level.INFO, "scheduler: {0} catch-up runs queued (actor {1}) for schedules {2} to {3}",
                     new Object[] {catchUps, Run.CATCH_UP, rows.get(0).scheduleId(), rows.get(rows.size() - 1).scheduleId()});
@@ -122,15 +142,6 @@ public class ScheduleFiring {
 
     private static long number(Object column) {
         return ((Number) column).longValue();
-    }
-
-    /** The audit line, the event that sends the run after commit, and the log line of one queued run. */
-    private void queued(Run run, FiringPlan.Planned planned) {
-        audit.fire(new Audited(run.actor(), Run.AUDIT_RUN, planned.appId(), planned.appName(),
-                "job " + planned.job() + " for tick " + planned.tick() + " (schedule " + planned.scheduleId() + ", run " + run.id() + ")"));
-        queued.fire(new RunQueued(run.id()));
-        log.log(Level.FINE, "scheduler: {0} run {1} of {2} schedule {3} for tick {4}",
-                new Object[] {run.actor(), run.id(), planned.appName(), planned.scheduleId(), planned.tick()});
     }
 
     /** Every schedule's id, oldest first. */

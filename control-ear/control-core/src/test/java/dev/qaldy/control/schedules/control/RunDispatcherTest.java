@@ -102,6 +102,28 @@ class RunDispatcherTest {
     }
 
     @Test
+    void whileATickQueuesRunsNoneIsSentAndAllAreSentAfter() throws Exception {
+        Table table = new Table();
+        Counting dispatcher = dispatcher(table);
+        int runs = 3_000;
+        int sentWhileQueueing = dispatcher.whileQueueing(() -> {
+            for (long id = 1; id <= runs; id++) {
+                table.queued.add(id);
+                dispatcher.queued(new RunQueued(id));
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200)); // the rest of the tick
+            return dispatcher.sent.size();
+        });
+        assertThat(sentWhileQueueing).isZero();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (dispatcher.sent.size() < runs && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(dispatcher.sent.size()).isEqualTo(runs);
+        assertThat(dispatcher.sent.values()).as("each sent once").containsOnly(1);
+    }
+
+    @Test
     void aRunThatFindsNoRoomWaitsInTheQueueAndIsSentLater() throws Exception {
         Table table = new Table();
         Counting dispatcher = dispatcher(table);
