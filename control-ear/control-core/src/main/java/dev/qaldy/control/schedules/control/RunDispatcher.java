@@ -115,9 +115,10 @@ public class RunDispatcher {
     }
 
     /**
-     * Hands every queued or waiting run to the executor, and fails runs whose sender stopped.
+     * Hands the oldest queued or waiting runs (at most {@link #BATCH}) to the workers, and fails
+     * runs whose sender stopped.
      *
-     * @return how many runs were handed over
+     * @return how many runs were put in the backlog
      */
     public int dispatchPending() {
         queue.failStale(clock.instant().minus(jobTimeout.multipliedBy(2)).minusSeconds(30));
