@@ -28,7 +28,7 @@ import java.util.stream.Collectors;
  * schedules catching up after an outage): their rows are locked with one {@code SELECT … FOR
  * UPDATE}, the app names read with one more query, the page is planned in memory
  * ({@link FiringPlan}), and the runs, their audit lines and the new last fired ticks are written
- * together: runs and audit lines with multi-row inserts ({@link BulkInsert}, 100 rows to a round
+ * together: runs and audit lines with multi-row inserts ({@link BulkInsert}, 250 rows to a round
  * trip; ids from the entities' own sequences), the last fired ticks as one UPDATE per distinct tick.
  * Once the page commits each run is handed to the dispatcher ({@link RunQueued}).
  * <p>
