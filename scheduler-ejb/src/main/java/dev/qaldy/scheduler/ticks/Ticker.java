@@ -25,7 +25,8 @@ import java.util.logging.Logger;
  * tick fires what is due from our own tables ({@link ScheduleTicks}: last fired tick per schedule,
  * never the server's timer store) and hands queued and waiting runs to the dispatcher. When the
  * database cannot be read the tick logs it and fires nothing; the next tick after it is back
- * catches up from the tables. A tick that would start while the last one still runs is skipped;
+ * catches up from the tables. While a tick queues runs the dispatcher holds back sending them (after
+ * an outage 10,000 catch-up runs are queued first, then sent). A tick that would start while the last one still runs is skipped;
  * no container lock, so the readiness check never waits behind a slow tick.
  */
 @Singleton
@@ -72,7 +73,7 @@ public class Ticker {
             return;
         }
         try {
-            int fired = schedules.fireDue(clock);
+            int fired = dispatcher.whileQueueing(() -> schedules.fireDue(clock));
             int sent = dispatcher.dispatchPending();
             if (databaseDown) {
                 databaseDown = false;

@@ -66,6 +66,16 @@ public class AuditEntry {
         return action;
     }
 
+    /** The app's id, or null. */
+    public Long appId() {
+        return appId;
+    }
+
+    /** Epoch milliseconds of {@link #at()}. */
+    public long atMillis() {
+        return at;
+    }
+
     public String appName() {
         return appName;
     }

@@ -27,8 +27,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -40,12 +45,22 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * dispatcher wins), {@code POST {qaldy.runtime.url}/.qaldy/jobs/{job}} with the service token,
  * {@code X-Qaldy-App} and {@code X-Qaldy-Run}, and the outcome with the handler's log lines.
  * A runtime host that cannot be reached or answers an error fails the run with that reason.
+ * <p>
+ * At most {@code qaldy.scheduler.dispatch-concurrency} runs are sent at once: that many workers on
+ * the executor, each taking the next run from a bounded backlog of at most {@link #MAX_BACKLOG} ids
+ * (issue 9: 10,000 catch-up runs handed to the executor at once held 110 of its threads in HTTP
+ * calls, starved the tick that was still queueing runs, and the executor is shared with the builder
+ * and its readiness check). A run that does not fit stays queued in the database, the one source
+ * of truth: a worker that empties the backlog reads the next queued runs from it, and every tick
+ * sends what is still queued or waiting.
  */
 @ApplicationScoped
 public class RunDispatcher {
 
-    /** Most runs handed to the executor per tick. */
+    /** Most queued or waiting runs read per tick. */
     static final int BATCH = 50;
+    /** Most run ids kept in memory waiting for a free worker; more wait in the database. */
+    static final int MAX_BACKLOG = 1_000;
     /** Most bytes read of the runtime host's answer. */
     static final int MAX_ANSWER_BYTES = 256 * 1024;
 
@@ -75,8 +90,18 @@ public class RunDispatcher {
     @ConfigProperty(name = "qaldy.scheduler.job-timeout", defaultValue = "PT30S")
     Duration jobTimeout;
 
-    /** Runs this process has handed to its executor and not finished: only saves work, never decides who runs. */
-    private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
+    @Inject
+    @ConfigProperty(name = "qaldy.scheduler.dispatch-concurrency", defaultValue = "4")
+    int concurrency;
+
+    /** Runs in the backlog or being sent by this process: only saves work, never decides who runs (the claim does). */
+    private final Set<Long> known = ConcurrentHashMap.newKeySet();
+    private final BlockingQueue<Long> backlog = new LinkedBlockingQueue<>(MAX_BACKLOG);
+    private final AtomicInteger workers = new AtomicInteger();
+    /** A queued run found no room in the backlog: workers read the queue again once it is empty. */
+    private final AtomicBoolean overflow = new AtomicBoolean();
+    /** While a tick queues runs, no run is started (see {@link #whileQueueing}). */
+    private final AtomicInteger holds = new AtomicInteger();
     private HttpClient http;
 
     @PostConstruct
@@ -90,9 +115,10 @@ public class RunDispatcher {
     }
 
     /**
-     * Hands every queued or waiting run to the executor, and fails runs whose sender stopped.
+     * Hands the oldest queued or waiting runs (at most {@link #BATCH}) to the workers, and fails
+     * runs whose sender stopped.
      *
-     * @return how many runs were handed over
+     * @return how many runs were put in the backlog
      */
     public int dispatchPending() {
         queue.failStale(clock.instant().minus(jobTimeout.multipliedBy(2)).minusSeconds(30));
@@ -105,26 +131,115 @@ public class RunDispatcher {
         return submitted;
     }
 
-    private boolean submit(long runId) {
-        if (!inFlight.add(runId)) {
+    /**
+     * Runs {@code queueing} (a scheduler tick firing schedules) with sending held back: runs queued
+     * meanwhile wait in the backlog and the queue, and workers sending a run finish it and pause.
+     * After an outage the tick queues 10,000 catch-up runs; sending them at the same time took the
+     * CPU and the database from it (issue 9). Sending resumes when {@code queueing} returns or fails.
+     *
+     * @return what {@code queueing} returned
+     */
+    public <T> T whileQueueing(Supplier<T> queueing) {
+        holds.incrementAndGet();
+        try {
+            return queueing.get();
+        } finally {
+            holds.decrementAndGet();
+            startWorkers();
+        }
+    }
+
+    /** Puts a run in the backlog and makes sure workers run; false when it is known already or there is no room. */
+    boolean submit(long runId) {
+        if (!known.add(runId)) {
             return false;
         }
+        if (!backlog.offer(runId)) {
+            known.remove(runId);
+            overflow.set(true);
+            log.log(Level.FINE, "scheduler: backlog full; run {0} waits in the queue", runId);
+            return false;
+        }
+        startWorkers();
+        return true;
+    }
+
+    /** Starts workers on the executor until {@code concurrency} run or the executor refuses. */
+    private void startWorkers() {
+        int limit = Math.max(1, concurrency);
+        while ((!backlog.isEmpty() || overflow.get()) && holds.get() == 0) {
+            int running = workers.get();
+            if (running >= limit) {
+                return;
+            }
+            if (!workers.compareAndSet(running, running + 1)) {
+                continue;
+            }
+            try {
+                executor.execute(this::work);
+            } catch (RejectedExecutionException e) {
+                workers.decrementAndGet();
+                log.log(Level.FINE, "scheduler: executor busy; queued runs wait for the next tick");
+                return;
+            }
+        }
+    }
+
+    /** One worker: sends runs from the backlog one after another, reading more from the queue after an overflow. */
+    private void work() {
         try {
-            executor.execute(() -> {
+            while (holds.get() == 0) {
+                Long runId = backlog.poll();
+                if (runId == null && overflow.getAndSet(false)) {
+                    refill();
+                    runId = backlog.poll();
+                }
+                if (runId == null) {
+                    return;
+                }
                 try {
                     dispatch(runId);
                 } catch (RuntimeException e) {
                     log.log(Level.WARNING, "scheduler: run {0} not dispatched now (database down?): {1}",
                             new Object[] {runId, e.toString()});
                 } finally {
-                    inFlight.remove(runId);
+                    known.remove(runId);
                 }
-            });
-            return true;
-        } catch (RejectedExecutionException e) {
-            inFlight.remove(runId);
-            log.log(Level.FINE, "scheduler: executor busy; run {0} waits for the next tick", runId);
-            return false;
+            }
+        } finally {
+            workers.decrementAndGet();
+            if (!backlog.isEmpty() || overflow.get()) {
+                startWorkers(); // a run added while this worker was leaving
+            }
+        }
+    }
+
+    /**
+     * Reads the oldest queued runs into the backlog, as many as fit; when the queue gave as many as
+     * asked and some were new, there may be more: the next worker to empty the backlog reads again.
+     */
+    private void refill() {
+        List<Long> ids;
+        try {
+            ids = queue.queued(MAX_BACKLOG);
+        } catch (RuntimeException e) {
+            log.log(Level.FINE, "scheduler: cannot read the run queue now; the next tick will: {0}", e.toString());
+            return;
+        }
+        int added = 0;
+        for (long id : ids) {
+            if (!known.add(id)) {
+                continue;
+            }
+            if (!backlog.offer(id)) {
+                known.remove(id);
+                overflow.set(true);
+                return;
+            }
+            added++;
+        }
+        if (ids.size() >= MAX_BACKLOG && added > 0) {
+            overflow.set(true);
         }
     }
 

@@ -40,6 +40,12 @@ public class RunQueue {
                 .setMaxResults(max).getResultList();
     }
 
+    /** The ids of queued runs (not those waiting for the cap), oldest first, at most {@code max}. */
+    public List<Long> queued(int max) {
+        return em.createNamedQuery(Run.DISPATCHABLE, Long.class).setParameter("states", List.of(RunState.QUEUED))
+                .setMaxResults(max).getResultList();
+    }
+
     /** The app of a run that is still queued or waiting, or empty when it is gone or taken. */
     public Optional<String> pendingApp(long runId) {
         Run run = em.find(Run.class, runId);

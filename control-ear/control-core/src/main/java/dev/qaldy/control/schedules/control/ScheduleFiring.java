@@ -1,32 +1,47 @@
 package dev.qaldy.control.schedules.control;
 
+import dev.qaldy.control.audit.control.AuditRecorder;
 import dev.qaldy.control.audit.entity.Audited;
+import dev.qaldy.control.platform.control.BulkInsert;
 import dev.qaldy.control.schedules.entity.Run;
-import dev.qaldy.control.schedules.entity.CronRule;
 import dev.qaldy.control.schedules.entity.RunQueued;
 import dev.qaldy.control.schedules.entity.Schedule;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import jakarta.transaction.Transactional.TxType;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
- * Fires at most one due tick of one schedule, in a transaction of its own: the schedule's row is
- * locked, the planner decides from its last fired tick, and the run is queued together with the
- * new last fired tick and its audit line. Exactly once across restarts and control planes sharing
- * the database: the row lock serializes them, and the unique (schedule, tick) key of the run
- * queue refuses a second run of one tick (the loser's transaction rolls back: nothing happens).
+ * Fires what is due of a page of schedules in one transaction of its own, as a set (issue 9: 10,000
+ * schedules catching up after an outage): their rows are locked with one {@code SELECT … FOR
+ * UPDATE}, the app names read with one more query, the page is planned in memory
+ * ({@link FiringPlan}), and the runs, their audit lines and the new last fired ticks are written
+ * together: runs and audit lines with multi-row inserts ({@link BulkInsert}, 250 rows to a round
+ * trip; ids from the entities' own sequences), the last fired ticks as one UPDATE per distinct tick.
+ * Once the page commits each run is handed to the dispatcher ({@link RunQueued}).
+ * <p>
+ * Exactly once across restarts and control planes sharing the database: the row locks serialize
+ * them (the second reads the first's last fired ticks and finds nothing due), and the unique
+ * (schedule, tick) key of the run queue refuses a second run of one tick. All or nothing: when the
+ * key refuses any run of the page, or a lock wait runs out, the whole page rolls back and the
+ * caller fires its schedules one to a transaction, so one duplicate never costs the others their
+ * runs.
+ * <p>
+ * The rows are read as plain columns, never as entities: building the schedules would clone their
+ * shared {@code App} from EclipseLink's cache for every row, and under load that clone was seen
+ * waiting forever for a cache lock, stopping the scheduler.
  */
 @ApplicationScoped
 @Transactional(TxType.REQUIRES_NEW)
@@ -36,94 +51,83 @@ public class ScheduleFiring {
     EntityManager em;
 
     @Inject
-    Event<Audited> audit;
+    AuditRecorder auditLog;
 
     @Inject
     Event<RunQueued> queued;
 
     @Inject
+    CronRules rules;
+
+    @Inject
     Logger log;
 
-    /**
-     * @return the plan that was carried out ({@link CatchUpPlanner.Nothing} when nothing was due or the schedule is gone)
-     */
-    public CatchUpPlanner.Plan fire(long scheduleId, Instant now, CatchUpPlanner planner) {
-        Schedule schedule = em.find(Schedule.class, scheduleId, LockModeType.PESSIMISTIC_WRITE);
-        if (schedule == null) {
-            return new CatchUpPlanner.Nothing();
-        }
-        CatchUpPlanner.Plan plan = planner.plan(now, schedule.rule(), schedule.lastFiredTick(), schedule.createdAt());
-        if (queue(schedule, plan, now)) {
-            em.flush();
-        }
-        return plan;
-    }
+    /** The columns of a queued scheduled run (the others start NULL: hook, payload, started, finished). */
+    private static final List<String> RUN_COLUMNS = List.of("ID", "APP_ID", "APP_NAME", "SCHEDULE_ID", "JOB", "TICK", "ACTOR",
+            "STATE", "RUN_LOG", "ATTEMPTS", "CREATED_AT");
 
     /**
-     * Fires what is due of many schedules in one transaction (after an outage, thousands catch up
-     * at once): their rows are locked with one query, each is planned at most twice (a catch-up,
-     * then asked again) and its runs are queued with their audit lines, as
-     * {@link #fire} does. The rows are read as plain columns, never as entities: building the
-     * schedules would clone their shared {@code App} from EclipseLink's cache for every row, and
-     * under load (runs being dispatched meanwhile) that clone was seen waiting forever for a cache
-     * lock, stopping the scheduler. All or nothing: when any schedule fails (another control plane
-     * fired one first) the whole batch rolls back and the caller fires them one by one.
+     * Fires what is due of the schedules {@code scheduleIds} (those that no longer exist are
+     * skipped) at the time {@code clock} gives once their rows are locked: a page that waited for
+     * the database or for another control plane's locks plans with the time it really fires at.
      *
      * @return how many runs were queued
+     * @throws RuntimeException when the page could not be fired as a whole (nothing of it was written)
      */
-    public int fireAll(List<Long> scheduleIds, Instant now, CatchUpPlanner planner) {
+    public int fireAll(List<Long> scheduleIds, Supplier<Instant> clock, CatchUpPlanner planner) {
         if (scheduleIds.isEmpty()) {
             return 0;
         }
         String ids = scheduleIds.stream().map(id -> Long.toString(id)).collect(Collectors.joining(","));
         @SuppressWarnings("unchecked")
-        List<Object[]> rows = em.createNativeQuery("SELECT ID, APP_ID, CRON, ZONE, JOB, CREATED_AT, LAST_FIRED_TICK"
+        List<Object[]> columns = em.createNativeQuery("SELECT ID, APP_ID, CRON, ZONE, JOB, CREATED_AT, LAST_FIRED_TICK"
                 + " FROM SCHEDULES WHERE ID IN (" + ids + ") ORDER BY ID FOR UPDATE").getResultList();
-        Map<Long, String> appNames = appNames(rows);
-        Map<String, CronRule> rules = new HashMap<>(); // one parse per distinct rule in the batch
-        int fired = 0;
-        for (Object[] row : rows) {
-            long id = number(row[0]);
-            long appId = number(row[1]);
-            String appName = appNames.get(appId);
-            String job = (String) row[4];
-            CronRule rule = rules.computeIfAbsent(row[2] + " " + row[3], key -> CronRule.of((String) row[2], (String) row[3]));
-            Instant createdAt = Instant.ofEpochMilli(number(row[5]));
-            Instant lastFired = row[6] == null ? null : Instant.ofEpochMilli(number(row[6]));
-            Instant firedNow = null;
-            for (int round = 0; round < 2; round++) {
-                CatchUpPlanner.Plan plan = planner.plan(now, rule, firedNow != null ? firedNow : lastFired, createdAt);
-                Instant tick = plan instanceof CatchUpPlanner.CatchUp up ? up.tick()
-                        : plan instanceof CatchUpPlanner.Ordinary ordinary ? ordinary.tick() : null;
-                if (tick == null) {
-                    break;
-                }
-                Instant last = firedNow != null ? firedNow : lastFired;
-                if (appName == null || (last != null && !tick.isAfter(last))) {
-                    throw new IllegalStateException("schedule " + id + ": no app, or tick " + tick + " not after " + last);
-                }
-                boolean catchUp = plan instanceof CatchUpPlanner.CatchUp;
-                Run run = Run.scheduled(appId, appName, id, job, tick, catchUp, now);
-                em.persist(run);
-                queued(run, appId, appName, id, job, tick, catchUp);
-                firedNow = tick;
-                fired++;
-                if (!catchUp) {
-                    break;
-                }
-            }
-            if (firedNow != null) {
-                em.createNativeQuery("UPDATE SCHEDULES SET LAST_FIRED_TICK = ?1 WHERE ID = ?2")
-                        .setParameter(1, firedNow.toEpochMilli()).setParameter(2, id).executeUpdate();
+        Instant now = clock.get();
+        List<FiringPlan.Row> rows = new ArrayList<>(columns.size());
+        for (Object[] row : columns) {
+            rows.add(new FiringPlan.Row(number(row[0]), number(row[1]), (String) row[2], (String) row[3], (String) row[4],
+                    Instant.ofEpochMilli(number(row[5])), row[6] == null ? null : Instant.ofEpochMilli(number(row[6]))));
+        }
+        FiringPlan plan = FiringPlan.of(rows, appNames(rows), now, planner, rules::of);
+        List<Long> runIds = BulkInsert.ids(em, Run.class, plan.runs().size());
+        List<Object[]> runRows = new ArrayList<>(runIds.size());
+        List<Audited> lines = new ArrayList<>(runIds.size());
+        int catchUps = 0;
+        for (int i = 0; i < runIds.size(); i++) {
+            FiringPlan.Planned planned = plan.runs().get(i);
+            Run run = Run.scheduled(planned.appId(), planned.appName(), planned.scheduleId(), planned.job(), planned.tick(),
+                    planned.catchUp(), now); // checks the job name and the app, as for a persisted run
+            long runId = runIds.get(i);
+            runRows.add(new Object[] {runId, run.appId(), run.appName(), run.scheduleId(), run.job(), run.tick().toEpochMilli(),
+                    run.actor(), run.state().name(), "", 0, run.createdAt().toEpochMilli()});
+            lines.add(new Audited(run.actor(), Run.AUDIT_RUN, planned.appId(), planned.appName(),
+                    "job " + planned.job() + " for tick " + planned.tick() + " (schedule " + planned.scheduleId() + ", run " + runId + ")"));
+            log.log(Level.FINE, "scheduler: {0} run {1} of {2} schedule {3} for tick {4}",
+                    new Object[] {run.actor(), runId, planned.appName(), planned.scheduleId(), planned.tick()});
+            if (planned.catchUp()) {
+                catchUps++;
             }
         }
-        em.flush();
-        return fired;
+        BulkInsert.insert(em, "RUNS", RUN_COLUMNS, runRows); // the unique (schedule, tick) key refuses a duplicate here
+        auditLog.recordAll(lines);
+        for (Map.Entry<Instant, List<Long>> fired : plan.lastFired().entrySet()) {
+            String moved = fired.getValue().stream().map(id -> Long.toString(id)).collect(Collectors.joining(","));
+            em.createNativeQuery("UPDATE SCHEDULES SET LAST_FIRED_TICK = ?1 WHERE ID IN (" + moved + ")")
+                    .setParameter(1, fired.getKey().toEpochMilli()).executeUpdate();
+        }
+        for (long runId : runIds) {
+            queued.fire(new RunQueued(runId)); // sent once the page commits
+        }
+        if (catchUps > 0) {
+            log.log(Level.INFO, "scheduler: {0} catch-up runs queued (actor {1}) for schedules {2} to {3}",
+                    new Object[] {catchUps, Run.CATCH_UP, rows.get(0).scheduleId(), rows.get(rows.size() - 1).scheduleId()});
+        }
+        return plan.runs().size();
     }
 
     /** The names of the apps the rows name, by id, in one query. */
-    private Map<Long, String> appNames(List<Object[]> rows) {
-        String appIds = rows.stream().map(row -> Long.toString(number(row[1]))).distinct().collect(Collectors.joining(","));
+    private Map<Long, String> appNames(List<FiringPlan.Row> rows) {
+        String appIds = rows.stream().map(row -> Long.toString(row.appId())).distinct().collect(Collectors.joining(","));
         Map<Long, String> names = new HashMap<>();
         if (appIds.isEmpty()) {
             return names;
@@ -138,40 +142,6 @@ public class ScheduleFiring {
 
     private static long number(Object column) {
         return ((Number) column).longValue();
-    }
-
-    /** Queues the run {@code plan} asks for, with its audit line; false when the plan is nothing. */
-    private boolean queue(Schedule schedule, CatchUpPlanner.Plan plan, Instant now) {
-        Instant tick;
-        boolean catchUp;
-        if (plan instanceof CatchUpPlanner.CatchUp up) {
-            tick = up.tick();
-            catchUp = true;
-        } else if (plan instanceof CatchUpPlanner.Ordinary ordinary) {
-            tick = ordinary.tick();
-            catchUp = false;
-        } else {
-            return false;
-        }
-        Run run = Run.scheduled(schedule, tick, catchUp, now);
-        em.persist(run);
-        schedule.fired(tick);
-        queued(run, schedule.app().id(), schedule.app().name(), schedule.id(), schedule.job(), tick, catchUp);
-        return true;
-    }
-
-    /** The audit line, the event that sends the run after commit, and the log line of one queued run. */
-    private void queued(Run run, long appId, String appName, long scheduleId, String job, Instant tick, boolean catchUp) {
-        audit.fire(new Audited(run.actor(), Run.AUDIT_RUN, appId, appName,
-                "job " + job + " for tick " + tick + " (schedule " + scheduleId + ", run " + run.id() + ")"));
-        queued.fire(new RunQueued(run.id()));
-        if (catchUp) {
-            log.log(Level.INFO, "scheduler: catch-up run {0} of {1} schedule {2} for missed tick {3}",
-                    new Object[] {run.id(), appName, scheduleId, tick});
-        } else {
-            log.log(Level.FINE, "scheduler: run {0} of {1} schedule {2} for tick {3}",
-                    new Object[] {run.id(), appName, scheduleId, tick});
-        }
     }
 
     /** Every schedule's id, oldest first. */

@@ -13,17 +13,18 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * One scheduler tick over every schedule: each is planned and fired at most twice (a catch-up,
- * then asked again, which finds nothing more once the catch-up covered the tick due now), {@link #BATCH} schedules to a transaction ({@link ScheduleFiring});
- * a batch that fails is fired again one schedule to a transaction, and a schedule whose own
- * transaction fails (another control plane fired it first, a lock wait ran out) is left for the
- * next tick. When the database cannot be read nothing fires at all.
+ * One scheduler tick over every schedule, a page of {@link #PAGE} schedules to a transaction
+ * ({@link ScheduleFiring#fireAll}: read, planned and written as a set), each page planned at the time
+ * the database answered for it. A page that fails as a whole (another control plane fired one of its
+ * schedules first, so the unique (schedule, tick) key refused a run; a lock wait ran out) is fired
+ * again one schedule to a transaction, so the others still get their runs; a schedule whose own
+ * transaction fails is left for the next tick. When the database cannot be read nothing fires at all.
  */
 @ApplicationScoped
 public class ScheduleTicks {
 
     /** Schedules fired in one transaction (issue 9: 10,000 catching up at once took one transaction each). */
-    static final int BATCH = 200;
+    static final int PAGE = 500;
 
     @Inject
     ScheduleFiring firing;
@@ -75,45 +76,32 @@ public class ScheduleTicks {
         return fireDue(ids, clock::instant);
     }
 
-    /** Fires the schedules {@code ids}, each batch planned at the time {@code clock} gives when it starts. */
+    /** Fires the schedules {@code ids}, each page planned at the time {@code clock} gives once its rows are read. */
     private int fireDue(List<Long> ids, Supplier<Instant> clock) {
         int fired = 0;
-        for (int from = 0; from < ids.size(); from += BATCH) {
-            List<Long> batch = ids.subList(from, Math.min(ids.size(), from + BATCH));
-            Instant now = clock.get();
+        for (int from = 0; from < ids.size(); from += PAGE) {
+            List<Long> batch = ids.subList(from, Math.min(ids.size(), from + PAGE));
             try {
-                fired += firing.fireAll(batch, now, planner);
+                fired += firing.fireAll(batch, clock, planner);
             } catch (RuntimeException e) {
-                log.log(Level.FINE, "scheduler: a batch of {0} schedules failed as one ({1}); firing them one by one",
+                log.log(Level.FINE, "scheduler: a page of {0} schedules failed as one ({1}); firing them one by one",
                         new Object[] {batch.size(), e.toString()});
                 for (long id : batch) {
-                    fired += fireOne(id, now);
+                    fired += fireOne(id, clock);
                 }
             }
         }
         return fired;
     }
 
-    /** One schedule in transactions of its own, at most twice (a catch-up, then asked again). */
-    private int fireOne(long id, Instant now) {
-        int fired = 0;
-        for (int round = 0; round < 2; round++) {
-            CatchUpPlanner.Plan plan;
-            try {
-                plan = firing.fire(id, now, planner);
-            } catch (RuntimeException e) {
-                log.log(Level.FINE, "scheduler: schedule {0} not fired this tick (another control plane,"
-                        + " or the database): {1}", new Object[] {id, e.toString()});
-                break;
-            }
-            if (plan instanceof CatchUpPlanner.Nothing) {
-                break;
-            }
-            fired++;
-            if (plan instanceof CatchUpPlanner.Ordinary) {
-                break;
-            }
+    /** One schedule in a transaction of its own (the page it was in failed as a whole). */
+    private int fireOne(long id, Supplier<Instant> clock) {
+        try {
+            return firing.fireAll(List.of(id), clock, planner);
+        } catch (RuntimeException e) {
+            log.log(Level.FINE, "scheduler: schedule {0} not fired this tick (another control plane,"
+                    + " or the database): {1}", new Object[] {id, e.toString()});
+            return 0;
         }
-        return fired;
     }
 }
