@@ -53,6 +53,9 @@ public final class Cell implements AutoCloseable {
             ports.put(c, freePort());
         }
         env.put("QALDY_VAR", var.toString());
+        // No class data recording when a test restarts a component: it costs CPU at that start and
+        // 30-40 s at the stop that writes the archive, on a machine running two cells at once.
+        env.put("QALDY_CDS", "0");
         ports.forEach((c, p) -> env.put("QALDY_PORT_" + c.toUpperCase(), Integer.toString(p)));
         env.putAll(extraEnv);
         Runtime.getRuntime().addShutdownHook(cleanup);
