@@ -18,6 +18,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.interfaces.ECPrivateKey;
 import java.time.Instant;
@@ -221,6 +222,23 @@ class PublishAndOpenIT {
             assertThat(reply).as(host).contains("Unknown address").doesNotContain("Guestbook");
         }
         assertThat(demo.get("guestbook", "/").statusCode()).as("the same person with a good Host").isEqualTo(200);
+    }
+
+    @Test
+    void a_path_the_server_cannot_decode_gets_the_gates_400_page_on_every_origin() throws Exception {
+        int port = cell.port("gate");
+        long logBefore = Files.size(cell.var().resolve("log/gate.log"));
+        for (String host : List.of("localhost:" + port, "guestbook.localhost:" + port)) {
+            for (String path : List.of("/%ZZ", "/api/h%ZZ", "/console/%ZZ", "/api/v1/apps/%ZZ", "/nul%00", "/%")) {
+                String reply = raw(port, "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: qaldy-cell-test\r\n"
+                        + "Accept: text/html\r\nConnection: close\r\n\r\n");
+                assertThat(reply).as(host + path).startsWith("HTTP/1.1 400 ").contains("X-Content-Type-Options: nosniff");
+                assertThat(reply).as(host + path).contains("<!doctype html>");
+            }
+        }
+        byte[] log = Files.readAllBytes(cell.var().resolve("log/gate.log"));
+        String added = new String(log, (int) logBefore, log.length - (int) logBefore, StandardCharsets.UTF_8);
+        assertThat(added).as("no stack trace per bad request").doesNotContain("URLDecoder").doesNotContain("SEVERE");
     }
 
     /** One request as raw bytes on a socket; the whole answer (the gate closes the connection). */

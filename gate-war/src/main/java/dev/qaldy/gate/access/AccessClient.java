@@ -60,7 +60,7 @@ public class AccessClient {
     /**
      * Asks whether person {@code personId} may open {@code app}.
      *
-     * @throws ControlPlaneUnavailable when the control plane cannot be reached, times out or answers 5xx
+     * @throws ControlPlaneUnavailable when the control plane cannot be reached, times out, answers 5xx or a 4xx that is not its own
      */
     @Timeout(1000)
     @CircuitBreaker(failOn = {ControlPlaneUnavailable.class, TimeoutException.class},
@@ -68,9 +68,7 @@ public class AccessClient {
     @Bulkhead(32)
     public AccessAnswer ask(String app, long personId) throws ControlPlaneUnavailable {
         try (Response response = api.access(secrets.serviceToken(), app, personId)) {
-            if (response.getStatus() >= 500) {
-                throw new ControlPlaneUnavailable("access answered HTTP " + response.getStatus());
-            }
+            ControlPlane.requireApiAnswer(response, "access");
             if (response.getStatus() == 401 || response.getStatus() == 403) {
                 log.log(Level.WARNING, "gate: the control plane refused the gate''s service token on access (HTTP {0})",
                         response.getStatus());

@@ -2,6 +2,8 @@ package dev.qaldy.gate.platform;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.rest.client.RestClientBuilder;
 
@@ -16,6 +18,29 @@ public class ControlPlane {
 
     /** The service token header of every internal call (docs/cell-contract.md). */
     public static final String SERVICE_TOKEN_HEADER = "X-Qaldy-Service-Token";
+    /** The media type of the control plane's every 4xx (RFC 9457). */
+    static final MediaType PROBLEM_JSON = new MediaType("application", "problem+json");
+
+    /**
+     * Makes sure {@code response} is the control plane's API speaking: a 2xx or 3xx, or a 4xx
+     * carrying its problem JSON. A 4xx without it is not the API's answer but its server's, e.g.
+     * the server's own 404 page while the control plane's application is not deployed (a start
+     * with the database down): that is a control-plane failure like a 5xx, never "no such app".
+     *
+     * @param call names the call, for the exception's message
+     * @throws ControlPlaneUnavailable for a 5xx, or a 4xx that is not the API's problem JSON
+     */
+    public static void requireApiAnswer(Response response, String call) throws ControlPlaneUnavailable {
+        int status = response.getStatus();
+        if (status >= 500) {
+            throw new ControlPlaneUnavailable(call + " answered HTTP " + status);
+        }
+        MediaType type = response.getMediaType();
+        if (status >= 400 && (type == null || !PROBLEM_JSON.isCompatible(type))) {
+            throw new ControlPlaneUnavailable(call + " answered HTTP " + status + " without the API's problem JSON ("
+                    + type + "): the control plane's application is not serving");
+        }
+    }
 
     @Inject
     GateConfig config;

@@ -35,12 +35,21 @@ import java.util.regex.Pattern;
  * {@code name[:port]} with a port of 1–5 digits it replaces the header with {@value #REPLACEMENT},
  * which is no host of this cell, so the gate's router refuses it with its 400 "unknown host" page
  * (never forwarded). The probe is removed when the application stops.
+ *
+ * <p>The same holds for a request path Payara cannot decode: a bad percent-escape ({@code /%ZZ},
+ * a trailing {@code %}) or an encoded NUL ({@code %00}) made it log a SEVERE stack trace (about
+ * 3 KB, for anyone, unsigned) and answer an empty 200, and a dot segment ({@code /../}) an empty
+ * 400. The probe replaces such a path with {@value #MALFORMED_PATH}, which the gate answers with
+ * its 400 "bad path" page.
  */
 @ApplicationScoped
 public class PayaraHostGuard {
 
     /** What a malformed Host header becomes: {@code .invalid} can never be a cell's domain (RFC 2606). */
     public static final String REPLACEMENT = "malformed-host.invalid";
+
+    /** What a request path the server cannot decode becomes; the gate answers it with 400. */
+    public static final String MALFORMED_PATH = "/.qaldy/malformed-path";
 
     /** A Host value whose port, if any, Grizzly reads without failing and the gate would accept: 1–5 digits. */
     private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
@@ -128,7 +137,31 @@ public class PayaraHostGuard {
         return colon < 0 ? from == 0 || from == host.length() : PORT.matcher(host.substring(colon + 1)).matches();
     }
 
-    /** The probe: before the container reads the Host, a malformed one is replaced. Other events are ignored. */
+    /**
+     * True when the server can decode the raw request path (no query): every '%' starts a two-hex-digit
+     * escape, none is {@code %00}, and no segment is {@code .} or {@code ..} (browsers resolve those
+     * before sending). A missing path is left to the server.
+     */
+    public static boolean decodable(String rawPath) {
+        if (rawPath == null) {
+            return true;
+        }
+        for (int i = rawPath.indexOf('%'); i >= 0; i = rawPath.indexOf('%', i + 1)) {
+            if (i + 2 >= rawPath.length() || Character.digit(rawPath.charAt(i + 1), 16) < 0
+                    || Character.digit(rawPath.charAt(i + 2), 16) < 0
+                    || (rawPath.charAt(i + 1) == '0' && rawPath.charAt(i + 2) == '0')) {
+                return false;
+            }
+        }
+        for (String segment : rawPath.split("/", -1)) {
+            if (segment.equals(".") || segment.equals("..")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The probe: before the container reads the Host and the path, malformed ones are replaced. Other events are ignored. */
     private static final class Probe implements InvocationHandler {
 
         @Override
@@ -158,8 +191,24 @@ public class PayaraHostGuard {
         private volatile Method setValue;
         private volatile Method setString;
 
+        private volatile Method getRequestURI;
+        private volatile Method setRequestURI;
+
         /** {@code request} is Grizzly's {@code http.server.Request}. */
         private void guard(Object request) throws ReflectiveOperationException {
+            guardHost(request);
+            Object packet = getRequest.invoke(request);
+            if (getRequestURI == null) {
+                getRequestURI = packet.getClass().getMethod("getRequestURI");
+                setRequestURI = packet.getClass().getMethod("setRequestURI", String.class);
+            }
+            Object path = getRequestURI.invoke(packet);
+            if (!decodable(path == null ? null : path.toString())) {
+                setRequestURI.invoke(packet, MALFORMED_PATH);
+            }
+        }
+
+        private void guardHost(Object request) throws ReflectiveOperationException {
             if (getRequest == null) {
                 getRequest = request.getClass().getMethod("getRequest");
             }

@@ -12,6 +12,7 @@ import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
+import dev.qaldy.gate.platform.PayaraHostGuard;
 import dev.qaldy.gate.proxy.ControlForwarder;
 import dev.qaldy.gate.proxy.ProxyHeaders;
 import dev.qaldy.gate.proxy.UpstreamProxy;
@@ -116,6 +117,10 @@ public class GateFilter extends HttpFilter {
         try {
             if (!allowedMethod(req.getMethod())) {
                 Pages.send(req, res, Page.methodNotAllowed());
+                return;
+            }
+            if (PayaraHostGuard.MALFORMED_PATH.equals(req.getRequestURI())) {
+                Pages.send(req, res, Page.badPath()); // a path the server could not decode (see PayaraHostGuard)
                 return;
             }
             if (SharingVersionPush.PATH.equals(req.getRequestURI())) {

@@ -44,12 +44,13 @@ public class TicketClient {
 
     /**
      * @return the session for a valid ticket; empty when the control plane refuses the ticket
-     * @throws ControlPlaneUnavailable when the control plane cannot be reached or answers 5xx
+     * @throws ControlPlaneUnavailable when the control plane cannot be reached, answers 5xx or a 4xx that is not its own
      */
     @Timeout(3000)
     public Optional<RedeemedTicket> redeem(String ticket, String app) throws ControlPlaneUnavailable {
         String body = Json.createObjectBuilder().add("ticket", ticket).add("app", app).build().toString();
         try (Response response = api.redeem(secrets.serviceToken(), body)) {
+            ControlPlane.requireApiAnswer(response, "ticket redeem");
             if (response.getStatus() == 401 || response.getStatus() == 403) {
                 log.log(Level.WARNING, "gate: the control plane refused the gate''s service token on ticket redeem (HTTP {0})",
                         response.getStatus());

@@ -45,7 +45,7 @@ public class VisibilityClient {
     /**
      * Asks whether anyone may open {@code app} without signing in.
      *
-     * @throws ControlPlaneUnavailable when the control plane cannot be reached, times out or answers 5xx
+     * @throws ControlPlaneUnavailable when the control plane cannot be reached, times out, answers 5xx or a 4xx that is not its own
      */
     @Timeout(1000)
     @CircuitBreaker(failOn = {ControlPlaneUnavailable.class, TimeoutException.class},
@@ -53,9 +53,7 @@ public class VisibilityClient {
     @Bulkhead(32)
     public VisibilityAnswer ask(String app) throws ControlPlaneUnavailable {
         try (Response response = api.visibility(secrets.serviceToken(), app)) {
-            if (response.getStatus() >= 500) {
-                throw new ControlPlaneUnavailable("visibility answered HTTP " + response.getStatus());
-            }
+            ControlPlane.requireApiAnswer(response, "visibility");
             String body = response.hasEntity() ? response.readEntity(String.class) : "";
             return VisibilityAnswer.read(response.getStatus(), body, app);
         } catch (ProcessingException e) {

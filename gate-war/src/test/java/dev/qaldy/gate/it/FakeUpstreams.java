@@ -57,7 +57,9 @@ final class FakeUpstreams {
         /** HTTP 503, like an API whose database is down. */
         FAIL,
         /** Accepts the request and never answers, until the mode changes. */
-        HANG
+        HANG,
+        /** The server's own HTML 404 for every path: the control plane's application is not deployed. */
+        NOT_DEPLOYED
     }
 
     private volatile AccessMode accessMode = AccessMode.ANSWER;
@@ -185,6 +187,10 @@ final class FakeUpstreams {
                 await(hung, 30_000);
                 mode = accessMode;
             }
+            if (mode == AccessMode.NOT_DEPLOYED) {
+                notDeployed(ex);
+                return;
+            }
             if (mode != AccessMode.ANSWER) {
                 json(ex, 503, "{\"status\":503}");
                 return;
@@ -226,6 +232,8 @@ final class FakeUpstreams {
         visibilityCalls.incrementAndGet();
         if (!serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
             json(ex, 401, "{\"status\":401}");
+        } else if (accessMode == AccessMode.NOT_DEPLOYED) {
+            notDeployed(ex);
         } else if (accessMode != AccessMode.ANSWER || app.equals("broken")) {
             json(ex, 503, "{\"status\":503}");
         } else if (app.equals(PUBLIC_SITE) || app.equals("guestbook") || app.equals("locked") || shares.containsKey(app)) {
@@ -320,9 +328,20 @@ final class FakeUpstreams {
         return seen;
     }
 
+    /** What Payara answers on a port whose application failed to deploy. */
+    private static void notDeployed(HttpExchange ex) throws IOException {
+        byte[] bytes = "<html><body><h1>HTTP Status 404 - Not Found</h1></body></html>".getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().add("Content-Type", "text/html;charset=ISO-8859-1");
+        ex.sendResponseHeaders(404, bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    /** JSON as the control plane writes it: problem JSON for every 4xx and 5xx. */
     private static void json(HttpExchange ex, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().add("Content-Type", "application/json");
+        ex.getResponseHeaders().add("Content-Type", status >= 400 ? "application/problem+json" : "application/json");
         ex.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = ex.getResponseBody()) {
             out.write(bytes);

@@ -561,6 +561,28 @@ class GateIT {
 
     @Test
     @Order(13)
+    void aControlPlaneServerWithoutItsApplicationIsAnOutageNotAnUnknownApp() throws Exception {
+        fakes.accessMode(FakeUpstreams.AccessMode.ANSWER);
+        awaitTheControlPlane();
+        fakes.share("undeployed", 7, true);
+        fakes.version("undeployed", 1);
+        assertThat(get(app("undeployed"), "/", "Authorization: Bearer " + ANN).status()).isEqualTo(200);
+
+        fakes.accessMode(FakeUpstreams.AccessMode.NOT_DEPLOYED); // the server answers its own HTML 404
+        Thread.sleep(FRESH.toMillis() + 200);
+        Reply remembered = get(app("undeployed"), "/", "Accept: text/html", "Authorization: Bearer " + ANN);
+        assertThat(remembered.status()).as("the server's 404 is not the API saying 'no such app'").isEqualTo(200);
+        assertThat(remembered.header(ACCESS)).isEqualTo("outage-copy");
+        Reply never = get(app("stranger"), "/", "Accept: text/html", "Authorization: Bearer " + ANN);
+        assertThat(never.status()).as("never learned: wait, not 'no such app'").isEqualTo(503);
+        assertThat(never.text()).contains("Temporarily unavailable");
+
+        fakes.accessMode(FakeUpstreams.AccessMode.ANSWER);
+        awaitTheControlPlane();
+    }
+
+    @Test
+    @Order(13)
     void metricsAreForTheCellsScrapersOnly() throws IOException {
         assertThat(get(publicHost(), "/metrics").status()).isEqualTo(404);
         assertThat(get(publicHost(), "/metrics", "X-Qaldy-Service-Token: wrong").status()).isEqualTo(404);

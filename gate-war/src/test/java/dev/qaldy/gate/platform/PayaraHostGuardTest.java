@@ -20,4 +20,16 @@ class PayaraHostGuardTest {
     void anythingGrizzlyCannotReadOrTheGateWouldRefuseIsMalformed(String host) {
         assertThat(PayaraHostGuard.wellFormed(host)).isFalse();
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/notes", "/a%20b", "/a%2Fb", "/%C3%A9t%C3%A9", "/api/v1/apps", "/.qaldy/ticket", "/a.b/..c/.d"})
+    void pathsTheServerCanDecodePass(String path) {
+        assertThat(PayaraHostGuard.decodable(path)).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/%ZZ", "/api/h%ZZ", "/%", "/a%2", "/a%0g", "/nul%00", "/..", "/a/../b", "/./a", "/a/."})
+    void badEscapesNulAndDotSegmentsAreMalformed(String path) {
+        assertThat(PayaraHostGuard.decodable(path)).isFalse();
+    }
 }
