@@ -173,6 +173,16 @@ class AccessMemoryTest {
     }
 
     @Test
+    void readsAloneFreeExpiredCopies() { // reads are quiet, but still drive expiry (during an outage nothing is written)
+        LongStream.range(0, 50).forEach(person -> memory.learn("guestbook", person, allow(1), now()));
+        memory.recall("guestbook", 0);
+        clock.move(MEMORY.plusMillis(AccessMemory.MAINTENANCE_INTERVAL_MS));
+        assertThat(memory.recall("guestbook", 1)).isEmpty();
+        assertThat(memory.size()).isZero();
+        assertThat(memory.appsTracked()).isZero();
+    }
+
+    @Test
     void theAppsVersionsAreBoundedAndAnEvictedAppsCopiesAreNotTrusted() {
         AccessMemory few = new AccessMemory(clock, MEMORY, 10_000, 3);
         for (int a = 0; a < 50; a++) {
