@@ -182,7 +182,7 @@ public final class AccessMemory {
      *
      * <p>The read is quiet: it leaves Caffeine's eviction policy alone (no frequency count, no move
      * in the access order, no timer-wheel reschedule). At 1M copies that bookkeeping cost several
-     * cache misses per read, more than the lookup itself (bench/results/2026-11-30-lookup.md). So
+     * cache misses per read, about a third of a lookup (bench/results/2026-11-30-lookup.md). So
      * the size bound evicts by writes: the gate rewrites a person's copy at every answer (each
      * access-freshness interval while the person is active), and the copies the API confirmed least
      * recently go first, which is the order the outage rule wants. Expiry is unchanged: checked here
