@@ -36,6 +36,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class AccessMemory {
 
+    /** At most how often reads run Caffeine's maintenance (expiry), ms: an expired copy's memory is freed this late at most. */
+    static final long MAINTENANCE_INTERVAL_MS = 1000;
+
     /** Default most apps whose newest sharing version is kept. */
     public static final long DEFAULT_MAX_APPS = 100_000;
 
@@ -88,6 +91,8 @@ public final class AccessMemory {
     private final Cache<String, AppVersion> apps;
     /** When an app's entry was last evicted (epoch ms), for size or age. */
     private final AtomicLong lastEvictionMs = new AtomicLong(Long.MIN_VALUE);
+    /** When reads next run Caffeine's maintenance (epoch ms); see {@link #maintain}. */
+    private final AtomicLong nextMaintenanceMs = new AtomicLong(0);
 
     /** With at most {@link #DEFAULT_MAX_APPS} apps' versions. */
     public AccessMemory(Clock clock, Duration memory, long maxEntries) {
@@ -174,19 +179,44 @@ public final class AccessMemory {
     /**
      * The copy for (app, person) if it is younger than the access memory and carries the app's
      * newest sharing version under a live app entry; otherwise empty (and the stale copy is dropped).
+     *
+     * <p>The read is quiet: it leaves Caffeine's eviction policy alone (no frequency count, no move
+     * in the access order, no timer-wheel reschedule). At 1M copies that bookkeeping cost several
+     * cache misses per read, about a third of a lookup (bench/results/2026-11-30-lookup.md). So
+     * the size bound evicts by writes: the gate rewrites a person's copy at every answer (each
+     * access-freshness interval while the person is active), and the copies the API confirmed least
+     * recently go first, which is the order the outage rule wants. Expiry is unchanged: checked here
+     * on every read, and {@link #maintain} frees expired copies at most {@link #MAINTENANCE_INTERVAL_MS}
+     * after they expire while the gate is asked anything (reads no longer drive Caffeine's maintenance).
      */
     public Optional<AccessCopy> recall(String app, long personId) {
+        long now = clock.millis();
+        maintain(now);
         Key key = new Key(app, personId);
-        Held held = copies.getIfPresent(key);
+        Held held = copies.policy().getIfPresentQuietly(key);
         if (held == null) {
             return Optional.empty();
         }
-        long age = clock.millis() - held.answeredAtMs;
+        long age = now - held.answeredAtMs;
         if (held.app.evicted || held.sharingVersion < held.app.version || age < 0 || age >= memoryMillis) {
             copies.asMap().remove(key, held);
             return Optional.empty();
         }
         return Optional.of(held.copy());
+    }
+
+    /**
+     * Runs Caffeine's maintenance (expiry of copies and of apps' versions, pending evictions) when
+     * it is due, at most once per {@link #MAINTENANCE_INTERVAL_MS}, on the calling thread: one
+     * caller wins the slot, the others go on at once.
+     */
+    private void maintain(long nowMs) {
+        long due = nextMaintenanceMs.get();
+        if (nowMs >= due || nowMs < due - MAINTENANCE_INTERVAL_MS) { // also when the clock was set back
+            if (nextMaintenanceMs.compareAndSet(due, nowMs + MAINTENANCE_INTERVAL_MS)) {
+                cleanUp();
+            }
+        }
     }
 
     /**

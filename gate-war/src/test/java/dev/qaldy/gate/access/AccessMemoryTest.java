@@ -6,6 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.qaldy.gate.access.AccessAnswer.Kind;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,6 +84,36 @@ class AccessMemoryTest {
         memory.learn("guestbook", 7, deny(1), now());
         memory.learn("guestbook", 7, allow(1), early); // arrived late
         assertThat(memory.recall("guestbook", 7)).get().extracting(AccessCopy::decision).isEqualTo(Kind.DENY);
+    }
+
+    @Test
+    void answersRacingForOnePersonLeaveTheLatestQuestionsCopy() throws Exception {
+        long start = now();
+        clock.move(Duration.ofSeconds(10));
+        int threads = 4;
+        int perThread = 2_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int offset = t;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < perThread; i++) { // questions asked at start + 1..8000 ms, interleaved
+                        long asked = start + 1 + (long) i * threads + offset;
+                        memory.learn(new String("guestbook"), 7, i % 2 == 0 ? allow(1) : deny(1), asked);
+                        memory.recall("guestbook", 7);
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        AccessCopy copy = memory.recall("guestbook", 7).orElseThrow();
+        assertThat(copy.answeredAtMs()).isEqualTo(start + (long) perThread * threads);
+        assertThat(memory.size()).isEqualTo(1);
     }
 
     @Test
@@ -170,6 +206,16 @@ class AccessMemoryTest {
         clock.move(MEMORY);
         memory.cleanUp();
         assertThat(memory.size()).isZero();
+    }
+
+    @Test
+    void readsAloneFreeExpiredCopies() { // reads are quiet, but still drive expiry (during an outage nothing is written)
+        LongStream.range(0, 50).forEach(person -> memory.learn("guestbook", person, allow(1), now()));
+        memory.recall("guestbook", 0);
+        clock.move(MEMORY.plusMillis(AccessMemory.MAINTENANCE_INTERVAL_MS));
+        assertThat(memory.recall("guestbook", 1)).isEmpty();
+        assertThat(memory.size()).isZero();
+        assertThat(memory.appsTracked()).isZero();
     }
 
     @Test
