@@ -28,12 +28,18 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Issue 2 end to end on a real cell from {@code bin/qaldy up}: the seeded guestbook opens on its
  * own origin, a handler answers, sharing decides who gets in, and bad input is refused clearly.
+ * Signing out ends the session at the gate, also with the control plane killed (that test runs
+ * last: it kills the control plane).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PublishAndOpenIT {
 
     static Cell cell;
@@ -289,5 +295,74 @@ class PublishAndOpenIT {
             form.findElement(By.cssSelector("button[type='submit'], input[type='submit']")).click();
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("body"), "Thanks, Browser Bea"));
         }
+    }
+
+    /** A request to {@code app}'s origin as a script sends it, with {@code Authorization: Bearer token}. */
+    private static HttpResponse<String> withBearer(String app, String token) throws Exception {
+        return cell.send(cell.request(cell.appHost(app), "/").header("Accept", "application/json")
+                .header("Authorization", "Bearer " + token).GET().build());
+    }
+
+    /** A request to {@code app}'s origin with {@code cookie} ({@code qaldy_session=…}), as a script or a browser sends it. */
+    private static HttpResponse<String> withCookie(String app, String cookie, String accept) throws Exception {
+        return cell.send(cell.request(cell.appHost(app), "/").header("Accept", accept).header("Cookie", cookie).GET().build());
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE) // last: it kills the control plane
+    void signing_out_ends_the_session_at_the_gate_at_once_and_while_the_control_plane_is_down() throws Exception {
+        Person person = Person.signUp(cell, "signout@example.com");
+        person.publish("signout", guestbookSource());
+        person.openApp("signout");
+        String bearer = person.token();
+        String cookie = person.appCookie("signout");
+        assertThat(withBearer("signout", bearer).statusCode()).isEqualTo(200);
+        assertThat(withCookie("signout", cookie, "application/json").statusCode()).isEqualTo(200);
+
+        // 1. signed out through the API: the gate refuses the same bearer token at once
+        assertThat(person.api("DELETE", "/sessions/current", null).statusCode()).isEqualTo(204);
+        assertThat(person.api("GET", "/apps", null).statusCode()).isEqualTo(401);
+        HttpResponse<String> refused = withBearer("signout", bearer);
+        assertThat(refused.statusCode()).as("the signed-out API token on the app's origin").isEqualTo(401);
+        assertThat(withCookie("signout", cookie, "application/json").statusCode())
+                .as("the app origin's own session is another session").isEqualTo(200);
+
+        // 2. /.qaldy/signout on the app's origin: the cookie's value replayed opens nothing
+        HttpResponse<String> page = cell.send(cell.request(cell.appHost("signout"), "/.qaldy/signout")
+                .header("Accept", "text/html").header("Cookie", cookie).GET().build());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("X-Qaldy-Signed-Out")).hasValue("everywhere");
+        assertThat(page.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c).startsWith("qaldy_session=;"));
+        assertThat(withCookie("signout", cookie, "application/json").statusCode()).as("the old cookie replayed").isEqualTo(401);
+        HttpResponse<String> browser = withCookie("signout", cookie, "text/html");
+        assertThat(browser.statusCode()).as("a browser is asked to sign in, as for an expired session").isEqualTo(302);
+        assertThat(browser.headers().firstValue("Location").orElseThrow())
+                .startsWith("http://" + cell.publicHost() + "/console/#/open/signout");
+
+        // 3. a new session, signed out through the API, then the control plane killed
+        person.signIn();
+        person.openApp("signout");
+        String bearer2 = person.token();
+        String cookie2 = person.appCookie("signout");
+        assertThat(withBearer("signout", bearer2).statusCode()).isEqualTo(200);
+        assertThat(withCookie("signout", cookie2, "application/json").statusCode()).isEqualTo(200);
+        assertThat(person.api("DELETE", "/sessions/current", null).statusCode()).isEqualTo(204);
+        cell.qaldy("stop", "control", "--kill");
+
+        assertThat(withBearer("signout", bearer).statusCode()).as("with the control plane killed").isEqualTo(401);
+        assertThat(withBearer("signout", bearer2).statusCode()).as("with the control plane killed").isEqualTo(401);
+        HttpResponse<String> kept = withCookie("signout", cookie2, "application/json");
+        assertThat(kept.statusCode()).as("a session not signed out keeps working during the outage").isEqualTo(200);
+        assertThat(kept.headers().firstValue("X-Qaldy-Access")).as("from the gate's memory")
+                .hasValueSatisfying(source -> assertThat(source).isIn("fresh-copy", "outage-copy"));
+
+        // 4. /.qaldy/signout while the control plane is down: the cookie is cleared, the page says so, never fails
+        HttpResponse<String> outage = cell.send(cell.request(cell.appHost("signout"), "/.qaldy/signout")
+                .header("Accept", "text/html").header("Cookie", cookie2).GET().build());
+        assertThat(outage.statusCode()).isEqualTo(200);
+        assertThat(outage.headers().firstValue("X-Qaldy-Signed-Out")).hasValue("this-gate");
+        assertThat(outage.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c).startsWith("qaldy_session=;"));
+        assertThat(outage.body()).contains("isn&#39;t answering", "this server only");
+        assertThat(withCookie("signout", cookie2, "application/json").statusCode()).as("the old cookie replayed").isEqualTo(401);
     }
 }

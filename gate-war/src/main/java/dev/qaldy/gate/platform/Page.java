@@ -179,4 +179,16 @@ public record Page(int status, String type, String title, String sentence, Strin
         return new Page(200, "signed-out", "Signed out",
                 "You're signed out of " + app + " in this browser.", null, null);
     }
+
+    /**
+     * Signed out on an app's origin while the control plane could not be told: the cookie is
+     * cleared and this gate refuses the session; other gates may accept it until it expires.
+     */
+    public static Page signedOutHereOnly(String app) {
+        return new Page(200, "signed-out", "Signed out in this browser",
+                "You're signed out of " + app + " in this browser. Qaldy's control plane isn't answering right now, "
+                        + "so the session is refused by this server only; other servers of Qaldy learn of it only if you "
+                        + "sign out here again once it's back.",
+                null, null);
+    }
 }

@@ -19,6 +19,8 @@ import dev.qaldy.gate.proxy.UpstreamProxy;
 import dev.qaldy.gate.session.SessionCheck;
 import dev.qaldy.gate.session.SessionReader;
 import dev.qaldy.gate.session.SignIn;
+import dev.qaldy.gate.session.SignedOutSessionPush;
+import dev.qaldy.gate.session.SignedOutSessions;
 import dev.qaldy.gate.session.VerifiedSessions;
 import dev.qaldy.gate.shield.Shield;
 import dev.qaldy.gate.shield.ShieldRequest;
@@ -55,7 +57,8 @@ import java.util.logging.Logger;
  * {@code X-Qaldy-Access}. The shield guards an app's whole origin and the public origin's {@code /api/}.
  * Only the console's static files, the server's health endpoints (for any Host, so probes may
  * use an IP address) and, with the service token, its metrics reach the rest of the chain. The
- * control plane's sharing push is answered for any Host, before routing.
+ * control plane's sharing and sign-out pushes are answered for any Host, before routing; a
+ * signed-out session ({@link SignedOutSessions}) is no session at step 3.
  */
 @WebFilter(filterName = "gate", urlPatterns = "/*", dispatcherTypes = DispatcherType.REQUEST)
 public class GateFilter extends HttpFilter {
@@ -73,6 +76,12 @@ public class GateFilter extends HttpFilter {
 
     @Inject
     VerifiedSessions sessions;
+
+    @Inject
+    SignedOutSessions signedOut;
+
+    @Inject
+    SignedOutSessionPush signOutPush;
 
     @Inject
     AccessCheck access;
@@ -125,6 +134,10 @@ public class GateFilter extends HttpFilter {
             }
             if (SharingVersionPush.PATH.equals(req.getRequestURI())) {
                 push.receive(req, res); // the control plane calls every gate by address: any Host
+                return;
+            }
+            if (SignedOutSessionPush.PATH.equals(req.getRequestURI())) {
+                signOutPush.receive(req, res); // likewise by address, any Host
                 return;
             }
             if (CapEndpoint.PATH.equals(req.getRequestURI())) {
@@ -311,9 +324,12 @@ public class GateFilter extends HttpFilter {
         }
     }
 
-    /** Step 3: the session on {@code app}'s origin, from {@code Authorization: Bearer} or the {@code qaldy_session} cookie. */
+    /**
+     * Step 3: the session on {@code app}'s origin, from {@code Authorization: Bearer} or the
+     * {@code qaldy_session} cookie; a signed-out token is invalid (the person is asked to sign in).
+     */
     private SessionCheck session(HttpServletRequest req, ECPublicKey key, String app) {
-        return new SessionReader(key, clock, sessions).read(req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")), app);
+        return new SessionReader(key, clock, sessions, signedOut).read(req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")), app);
     }
 
     /** The page for every verdict but allow; exhaustive, so a new verdict cannot fall through to a forward. */

@@ -14,7 +14,8 @@ import java.util.Objects;
  * never asks the API who someone is, so people signed in stay signed in while it is down.
  * An {@code Authorization: Bearer} token wins over the cookie; a bad Bearer token is not
  * rescued by a cookie. A session made on one app's origin (its token's audience) opens that app
- * only: anywhere else it is invalid.
+ * only: anywhere else it is invalid. A token signed out ({@link SignedOutSessions}, pushed by the
+ * control plane) is invalid, also when {@link VerifiedSessions} verified it before.
  */
 public final class SessionReader {
 
@@ -24,6 +25,7 @@ public final class SessionReader {
     private final ECPublicKey key;
     private final Clock clock;
     private final VerifiedSessions verified;
+    private final SignedOutSessions signedOut;
 
     /** Verifies every token in full. */
     public SessionReader(ECPublicKey key, Clock clock) {
@@ -32,9 +34,18 @@ public final class SessionReader {
 
     /** Verifies through {@code verified} (tokens already verified with {@code key} and still unexpired); null: in full. */
     public SessionReader(ECPublicKey key, Clock clock, VerifiedSessions verified) {
+        this(key, clock, verified, null);
+    }
+
+    /**
+     * Verifies through {@code verified} (null: in full) and refuses tokens listed in
+     * {@code signedOut} (null: no list).
+     */
+    public SessionReader(ECPublicKey key, Clock clock, VerifiedSessions verified, SignedOutSessions signedOut) {
         this.key = Objects.requireNonNull(key, "key");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.verified = verified;
+        this.signedOut = signedOut;
     }
 
     /**
@@ -74,6 +85,9 @@ public final class SessionReader {
     private SessionCheck verify(String token, String app) {
         try {
             Session session = verified == null ? SessionTokens.verify(token, key, clock) : verified.verify(token, key);
+            if (signedOut != null && signedOut.contains(session.tokenId())) {
+                return new SessionCheck.Invalid("this session was signed out");
+            }
             boolean fits = app == null ? session.audience() == null : session.opens(app);
             return fits ? new SessionCheck.Valid(session) : new SessionCheck.Invalid("a session of another origin");
         } catch (InvalidTokenException e) {

@@ -18,6 +18,8 @@ import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -42,6 +44,12 @@ public class SignIn {
 
     @Inject
     TicketClient tickets;
+
+    @Inject
+    SignOutClient signOuts;
+
+    @Inject
+    SignedOutSessions signedOut;
 
     @Inject
     Clock clock;
@@ -113,16 +121,62 @@ public class SignIn {
         log.log(Level.FINE, "gate: person {0} signed in to {1}", new Object[] {session.personId(), app});
     }
 
-    /** {@code /.qaldy/signout}: clears the cookie on this app's origin. */
+    /** Whether {@code /.qaldy/signout} ended the session everywhere (header {@value #SIGNED_OUT_HEADER}). */
+    public static final String SIGNED_OUT_HEADER = "X-Qaldy-Signed-Out";
+
+    /**
+     * {@code /.qaldy/signout}: clears the cookie on this app's origin and signs its session out:
+     * this gate refuses the token at once, and the control plane is asked to sign it out, which
+     * tells every gate before it answers ({@link SignOutClient}). While the control plane cannot
+     * be reached the cookie is still cleared and the page says the session ends on this gate only
+     * ({@value #SIGNED_OUT_HEADER}: {@code this-gate}; else {@code everywhere}). Never fails.
+     */
     public void signOut(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
         res.addHeader("Set-Cookie", SessionCookie.clear(config.secure()));
+        boolean everywhere = endSessions(app, req);
+        res.setHeader(SIGNED_OUT_HEADER, everywhere ? "everywhere" : "this-gate");
         if (Pages.wantsHtml(req)) {
-            Pages.send(req, res, Page.signedOut(app).withLink(ConsoleLinks.home(config.publicUrl()), "Go to the console"));
+            Page page = everywhere ? Page.signedOut(app) : Page.signedOutHereOnly(app);
+            Pages.send(req, res, page.withLink(ConsoleLinks.home(config.publicUrl()), "Go to the console"));
         } else {
             Pages.securityHeaders(res);
             res.setHeader("Cache-Control", "no-store");
             res.setStatus(HttpServletResponse.SC_NO_CONTENT);
         }
+    }
+
+    /**
+     * Signs out every valid session cookie of {@code app}'s origin on the request (at most
+     * {@link SessionReader#MAX_COOKIES_TRIED}); true unless the control plane could not be told.
+     */
+    private boolean endSessions(String app, HttpServletRequest req) {
+        Optional<ECPublicKey> key = secrets.publicKey();
+        if (key.isEmpty()) {
+            return false;
+        }
+        List<String> tokens = SessionCookie.values(Collections.list(req.getHeaders("Cookie")), SessionCookie.NAME);
+        boolean everywhere = true;
+        for (String token : tokens.subList(0, Math.min(tokens.size(), SessionReader.MAX_COOKIES_TRIED))) {
+            Session session;
+            try {
+                session = SessionTokens.verify(token, key.get(), clock);
+            } catch (InvalidTokenException e) {
+                continue; // expired or not ours: nothing to sign out
+            }
+            if (!session.opens(app)) {
+                continue;
+            }
+            signedOut.add(session.tokenId(), session.expiresAt()); // refused here at once, API or not
+            try {
+                signOuts.signOut(token);
+                log.log(Level.FINE, "gate: person {0} signed out on {1}", new Object[] {session.personId(), app});
+            } catch (ControlPlaneUnavailable | RuntimeException e) {
+                everywhere = false;
+                log.log(Level.INFO, "gate: signed out of {0} on this gate only; the control plane was not told: {1}",
+                        new Object[] {app, e.toString()});
+            }
+        }
+        return everywhere;
     }
 
     private static void redirect(HttpServletResponse res, String location) {

@@ -211,6 +211,13 @@ final class FakeUpstreams {
                     }
                 }
             }
+        } else if (path.equals("/api/v1/internal/sessions/sign-out")) { // the body was read by record()
+            if (accessMode == AccessMode.ANSWER) {
+                ex.sendResponseHeaders(204, -1);
+                ex.close();
+            } else {
+                json(ex, 503, "{\"status\":503}");
+            }
         } else if (path.equals("/api/v1/internal/tickets/redeem")) {
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             if (body.contains("\"" + GOOD_TICKET + "\"") && body.contains("\"app\":\"guestbook\"")) {

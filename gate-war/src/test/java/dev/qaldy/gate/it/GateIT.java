@@ -332,6 +332,48 @@ class GateIT {
         assertThat(out.header("Set-Cookie")).isEqualTo("qaldy_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
     }
 
+    @Test
+    @Order(5)
+    void aSignedOutSessionIsRefusedAtOnceEvenIfVerifiedBeforeAndTheSignoutPageSignsTheCookieOut() throws IOException {
+        Instant now = Instant.now();
+        Instant expires = now.plusSeconds(3600);
+        String pushed = token(new Session(7, "ann@example.com", "it-out-1", now, expires), CELL);
+        String cookie = token(new Session(7, "ann@example.com", "it-out-2", now, expires, SessionTokens.appAudience("guestbook")), CELL);
+        assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + pushed).status()).as("verified and remembered").isEqualTo(200);
+
+        String body = "{\"tokenId\":\"it-out-1\",\"expiresAt\":" + expires.toEpochMilli() + "}";
+        assertThat(signOutPush("evil.com", body).status()).isEqualTo(401);
+        assertThat(signOutPush("evil.com", body, "X-Qaldy-Service-Token: wrong").status()).isEqualTo(401);
+        assertThat(get("127.0.0.1:" + port, "/.qaldy/internal/signed-out-sessions", "X-Qaldy-Service-Token: " + SERVICE_TOKEN)
+                .status()).isEqualTo(405);
+        assertThat(signOutPush("127.0.0.1:" + port, "{\"tokenId\":\"it-out-1\"}", "X-Qaldy-Service-Token: " + SERVICE_TOKEN)
+                .status()).isEqualTo(400);
+        assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + pushed).status()).as("not signed out yet").isEqualTo(200);
+
+        assertThat(signOutPush(app("other"), body, "X-Qaldy-Service-Token: " + SERVICE_TOKEN).status()).isEqualTo(204);
+        fakes.atRuntime.clear();
+        Reply script = get(app("guestbook"), "/", "Accept: application/json", "Authorization: Bearer " + pushed);
+        assertThat(script.status()).isEqualTo(401);
+        Reply browser = get(app("guestbook"), "/", "Accept: text/html", "Cookie: qaldy_session=" + pushed);
+        assertThat(browser.status()).as("asked to sign in, as for an expired session").isEqualTo(302);
+        assertThat(browser.header("Location")).contains("/console/#/open/guestbook");
+        assertThat(fakes.atRuntime).isEmpty();
+        assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + ANN).status()).as("other sessions").isEqualTo(200);
+
+        assertThat(get(app("guestbook"), "/", "Cookie: qaldy_session=" + cookie).status()).isEqualTo(200);
+        fakes.atControl.clear();
+        Reply out = get(app("guestbook"), "/.qaldy/signout", "Cookie: qaldy_session=" + cookie);
+        assertThat(out.status()).isEqualTo(204);
+        assertThat(out.header("X-Qaldy-Signed-Out")).isEqualTo("everywhere");
+        assertThat(out.header("Set-Cookie")).isEqualTo("qaldy_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
+        assertThat(fakes.atControl).anySatisfy(seen -> {
+            assertThat(seen.uri()).isEqualTo("/api/v1/internal/sessions/sign-out");
+            assertThat(seen.header("X-Qaldy-Service-Token")).isEqualTo(SERVICE_TOKEN);
+        });
+        assertThat(get(app("guestbook"), "/", "Accept: application/json", "Cookie: qaldy_session=" + cookie).status())
+                .as("the cookie's value replayed").isEqualTo(401);
+    }
+
     // ---- access
 
     @Test
@@ -825,6 +867,13 @@ class GateIT {
         List<String> all = new ArrayList<>(List.of(headers));
         all.add("Content-Type: application/json");
         return send("POST", host, "/.qaldy/internal/sharing-versions", body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                false, all.toArray(String[]::new));
+    }
+
+    private static Reply signOutPush(String host, String body, String... headers) throws IOException {
+        List<String> all = new ArrayList<>(List.of(headers));
+        all.add("Content-Type: application/json");
+        return send("POST", host, "/.qaldy/internal/signed-out-sessions", body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 false, all.toArray(String[]::new));
     }
 }

@@ -86,6 +86,30 @@ class VerifiedSessionsTest {
         assertThat(reader.read("Bearer " + token, java.util.List.of())).isInstanceOf(SessionCheck.Invalid.class);
     }
 
+    @Test
+    void aTokenAlreadyRememberedIsRefusedOnceSignedOut() {
+        String token = token(cell, Duration.ofHours(1));
+        SignedOutSessions signedOut = new SignedOutSessions(clock, 100);
+        SessionReader reader = new SessionReader(pub(cell), clock, sessions, signedOut);
+        SessionCheck before = reader.read("Bearer " + token, java.util.List.of());
+        assertThat(before).isInstanceOf(SessionCheck.Valid.class);
+        assertThat(sessions.size()).isEqualTo(1);
+        Session session = ((SessionCheck.Valid) before).session();
+
+        signedOut.add(session.tokenId(), session.expiresAt());
+
+        SessionCheck bearer = reader.read("Bearer " + token, java.util.List.of());
+        assertThat(bearer).isInstanceOf(SessionCheck.Invalid.class);
+        assertThat(((SessionCheck.Invalid) bearer).reason()).contains("signed out");
+        assertThat(reader.read(null, java.util.List.of(SessionCookie.NAME + "=" + token)))
+                .as("the same token as the cookie").isInstanceOf(SessionCheck.Invalid.class);
+        assertThat(new SessionReader(pub(cell), clock, null, signedOut).read("Bearer " + token, java.util.List.of()))
+                .as("verified in full").isInstanceOf(SessionCheck.Invalid.class);
+        String other = token(cell, Duration.ofHours(1));
+        assertThat(reader.read("Bearer " + other, java.util.List.of())).as("another session of the same person")
+                .isInstanceOf(SessionCheck.Valid.class);
+    }
+
     private static KeyPair keyPair() {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");

@@ -483,6 +483,28 @@ class ControlPlaneIT {
     }
 
     @Test
+    void a_gate_signs_out_the_session_of_a_cookie_it_cleared_and_again_without_harm() throws Exception {
+        Person ana = signUpAndIn("signout");
+        String app = createApp(ana);
+        Reply issued = api.post("api/v1/tickets", json("app", app, "returnPath", "/"), ana.token());
+        String token = TestCell.serviceToken();
+        Reply redeemed = api.internal("POST", "api/v1/internal/tickets/redeem",
+                json("ticket", issued.json().getString("ticket"), "app", app), token);
+        String appSession = redeemed.json().getString("token");
+
+        String path = "api/v1/internal/sessions/sign-out";
+        assertProblem(api.internal("POST", path, json("token", appSession), null), 401, "service");
+        assertProblem(api.internal("POST", path, json("token", "not-a-session-token"), token), 400, "nothing to sign out");
+        assertProblem(api.internal("POST", path, json("nothing", "here"), token), 400, "token");
+        assertThat(api.internal("POST", path, json("token", appSession), token).status()).isEqualTo(204);
+        assertThat(api.internal("POST", path, json("token", appSession), token).status()).as("again").isEqualTo(204);
+        assertThat(api.get("api/v1/apps", ana.token()).status()).as("another session of the same person").isEqualTo(200);
+
+        assertThat(api.internal("POST", path, json("token", ana.token()), token).status()).isEqualTo(204);
+        assertProblem(api.get("api/v1/apps", ana.token()), 401, "signed out");
+    }
+
+    @Test
     void the_audit_log_lists_the_owners_actions_newest_first_in_pages() {
         Person ana = signUpAndIn("ana");
         Person bob = signUpAndIn("bob");

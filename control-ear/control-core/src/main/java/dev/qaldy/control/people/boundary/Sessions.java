@@ -63,9 +63,20 @@ public class Sessions {
         return issuer.issue(person.get());
     }
 
-    /** Signs the session out: the API refuses its token from now on. */
+    /** Signs the session out: the API and every gate refuse its token from now on. */
     public void signOut(Session session) {
         issuer.signOut(session);
+        audit.fire(Audited.personal(session.email(), Audited.SIGN_OUT));
+    }
+
+    /**
+     * Signs out the session of {@code token} for a gate ({@code /.qaldy/signout} on an app's
+     * origin): any session of this cell, of the API or of one app's origin.
+     *
+     * @throws dev.qaldy.control.platform.control.InvalidInput for a token that is not a valid, unexpired session
+     */
+    public void signOutToken(String token) {
+        Session session = issuer.signOutToken(token);
         audit.fire(Audited.personal(session.email(), Audited.SIGN_OUT));
     }
 

@@ -4,11 +4,14 @@ import dev.qaldy.contract.session.InvalidTokenException;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
 import dev.qaldy.control.people.entity.Person;
+import dev.qaldy.control.people.entity.SessionSignedOut;
 import dev.qaldy.control.people.entity.SignedOutSession;
 import dev.qaldy.control.people.entity.SignedSession;
 import dev.qaldy.control.platform.control.CellKeyring;
+import dev.qaldy.control.platform.control.InvalidInput;
 import dev.qaldy.control.platform.control.NotSignedIn;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -40,6 +43,9 @@ public class SessionIssuer {
 
     @Inject
     Logger log;
+
+    @Inject
+    Event<SessionSignedOut> signedOut;
 
     @Inject
     @ConfigProperty(name = "qaldy.sessions.ttl", defaultValue = "PT12H")
@@ -91,10 +97,38 @@ public class SessionIssuer {
         return session;
     }
 
-    /** Marks the session's token as signed out until its expiry. */
+    /**
+     * Marks the session's token as signed out until its expiry, and (after the commit, before the
+     * caller answers) tells every gate to refuse it ({@link SignOutPush}). Signing a token out again
+     * keeps the one mark and pushes again, so a gate that missed the first push learns it.
+     */
     @Transactional
     public void signOut(Session session) {
-        em.persist(new SignedOutSession(session.tokenId(), session.expiresAt()));
+        long marked = em.createNamedQuery(SignedOutSession.COUNT_BY_TOKEN, Long.class)
+                .setParameter("tokenId", session.tokenId()).getSingleResult();
+        if (marked == 0) {
+            em.persist(new SignedOutSession(session.tokenId(), session.expiresAt()));
+        }
+        signedOut.fire(new SessionSignedOut(session.tokenId(), session.expiresAt()));
+    }
+
+    /**
+     * Signs out the session of {@code token}, one of the console and the API or one made on an
+     * app's origin (the gate passes on the cookie of {@code /.qaldy/signout}).
+     *
+     * @return the session signed out
+     * @throws InvalidInput for a forged, foreign, expired or unreadable token (nothing to sign out)
+     */
+    @Transactional
+    public Session signOutToken(String token) {
+        Session session;
+        try {
+            session = SessionTokens.verify(token, keys.publicKey(), clock);
+        } catch (InvalidTokenException e) {
+            throw new InvalidInput("not a valid, unexpired session token of this cell; nothing to sign out");
+        }
+        signOut(session);
+        return session;
     }
 
     /**

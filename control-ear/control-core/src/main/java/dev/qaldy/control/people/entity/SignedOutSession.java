@@ -13,7 +13,8 @@ import java.time.Instant;
 
 /**
  * A session token its holder signed out of: the API refuses it until it would have expired anyway.
- * (The gate verifies tokens offline and does not consult this list.)
+ * The gates verify tokens offline: each is told of a sign-out by a push (people/control/SignOutPush)
+ * and keeps its own bounded list in memory.
  */
 @Entity
 @Table(name = "SIGNED_OUT_SESSIONS",

@@ -1,0 +1,36 @@
+package dev.qaldy.control.people.control;
+
+import dev.qaldy.control.people.entity.SessionSignedOut;
+import dev.qaldy.control.platform.control.GateBroadcast;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+
+/**
+ * Tells every gate of the cell that a session token was signed out, after the sign-out is
+ * committed and before the API answers it (gates verify tokens locally, so without this a
+ * signed-out token would open apps until its expiry, up to 12 h). Each gate receives
+ * {@code POST /.qaldy/internal/signed-out-sessions} {@code {"tokenId":"…","expiresAt":<epoch ms>}}
+ * through {@link GateBroadcast}. A gate that cannot be reached is logged; it learns nothing later
+ * (see docs/cell-contract.md).
+ */
+@ApplicationScoped
+public class SignOutPush {
+
+    /** The gate's internal path for sign-out pushes. */
+    static final String PATH = "/.qaldy/internal/signed-out-sessions";
+
+    @Inject
+    GateBroadcast gates;
+
+    /** Runs after a successful commit, in the thread that answers the sign-out. */
+    void push(@Observes(during = TransactionPhase.AFTER_SUCCESS) SessionSignedOut signedOut) {
+        String body = Json.createObjectBuilder()
+                .add("tokenId", signedOut.tokenId())
+                .add("expiresAt", signedOut.expiresAt().toEpochMilli())
+                .build().toString();
+        gates.post(PATH, body, "the sign-out of session " + signedOut.tokenId());
+    }
+}

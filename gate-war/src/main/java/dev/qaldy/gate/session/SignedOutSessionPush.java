@@ -1,0 +1,82 @@
+package dev.qaldy.gate.session;
+
+import dev.qaldy.gate.platform.CellSecrets;
+import dev.qaldy.gate.platform.InternalCall;
+import dev.qaldy.gate.platform.Page;
+import dev.qaldy.gate.platform.Pages;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * {@code POST /.qaldy/internal/signed-out-sessions} on any Host, with the service token: the
+ * control plane tells this gate, before it answers a sign-out, that a session token was signed
+ * out. Body {@code {"tokenId":"…","expiresAt":<epoch ms>}}; answers 204 once the token is refused
+ * here ({@link SignedOutSessions}), 401 without the token, 400 for a body it cannot read, 405 for
+ * another method.
+ */
+@ApplicationScoped
+public class SignedOutSessionPush {
+
+    /** The path, matched exactly on the raw request URI. */
+    public static final String PATH = "/.qaldy/internal/signed-out-sessions";
+
+    /** Longest token id accepted (the control plane's are UUIDs, 36 characters). */
+    static final int MAX_TOKEN_ID_LENGTH = 64;
+
+    @Inject
+    SignedOutSessions signedOut;
+
+    @Inject
+    CellSecrets secrets;
+
+    @Inject
+    Logger log;
+
+    /** A readable push. */
+    record Push(String tokenId, Instant expiresAt) {
+    }
+
+    public void receive(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        if (!InternalCall.admit(req, res, secrets, log, "a sign-out push")) {
+            return;
+        }
+        Push push = read(req.getInputStream());
+        if (push == null) {
+            Pages.send(req, res, Page.badRequest(
+                    "A sign-out push is a JSON object with a tokenId and a whole expiresAt in epoch milliseconds."));
+            return;
+        }
+        signedOut.add(push.tokenId(), push.expiresAt());
+        log.log(Level.FINE, "gate: session {0} signed out", push.tokenId());
+        InternalCall.done(res);
+    }
+
+    /** The push in {@code body}, or null when it is too long or not {@code {"tokenId":"…","expiresAt":N}}. */
+    static Push read(InputStream body) throws IOException {
+        JsonObject json = InternalCall.readObject(body);
+        if (json == null) {
+            return null;
+        }
+        String tokenId = json.get("tokenId") instanceof JsonString s ? s.getString() : null;
+        if (tokenId == null || tokenId.isEmpty() || tokenId.length() > MAX_TOKEN_ID_LENGTH
+                || !(json.get("expiresAt") instanceof JsonNumber expires) || !expires.isIntegral()) {
+            return null;
+        }
+        try {
+            long millis = expires.longValueExact();
+            return millis < 0 ? null : new Push(tokenId, Instant.ofEpochMilli(millis));
+        } catch (ArithmeticException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package dev.qaldy.gate.session;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Session tokens signed out (by their holder, through the API or on an app's origin), by token id
+ * ({@code jti}), each kept until its token's expiry ({@code exp}) by the gate's clock, after which
+ * the token is refused anyway. The gate verifies tokens locally, so this list is what makes a
+ * sign-out count at the gate, also while the control plane is down; the control plane pushes every
+ * sign-out to every gate before the API answers it.
+ *
+ * <p>Bounded: {@code qaldy.gate.signed-out-max-entries} (default 100,000; about 100 bytes each).
+ * A token id the list has never held cannot be refused (it looks like any valid token), so a full
+ * list cannot fail closed: when more sign-outs arrive, Caffeine evicts by its size policy, and an
+ * evicted token opens apps again until its expiry. Keep the bound above the number of sign-outs
+ * the cell sees in one session lifetime ({@code qaldy.sessions.ttl}, 12 h). A restarted gate
+ * starts with an empty list.
+ */
+@ApplicationScoped
+public class SignedOutSessions {
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.signed-out-max-entries", defaultValue = "100000")
+    long maxEntries;
+
+    private Cache<String, Instant> signedOut;
+
+    /** For CDI. */
+    public SignedOutSessions() {
+    }
+
+    /** Outside a container (tests). */
+    public SignedOutSessions(Clock clock, long maxEntries) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.maxEntries = maxEntries;
+        start();
+    }
+
+    @PostConstruct
+    void start() {
+        Clock time = clock;
+        signedOut = Caffeine.newBuilder()
+                .maximumSize(maxEntries)
+                .ticker(() -> TimeUnit.MILLISECONDS.toNanos(time.millis()))
+                .executor(Runnable::run)
+                .expireAfter(new Expiry<String, Instant>() {
+                    @Override
+                    public long expireAfterCreate(String tokenId, Instant expiresAt, long nowNanos) {
+                        return Math.max(0, TimeUnit.MILLISECONDS.toNanos(expiresAt.toEpochMilli()) - nowNanos);
+                    }
+
+                    @Override
+                    public long expireAfterUpdate(String tokenId, Instant expiresAt, long nowNanos, long currentLeft) {
+                        return expireAfterCreate(tokenId, expiresAt, nowNanos);
+                    }
+
+                    @Override
+                    public long expireAfterRead(String tokenId, Instant expiresAt, long nowNanos, long currentLeft) {
+                        return currentLeft;
+                    }
+                })
+                .build();
+    }
+
+    /**
+     * Lists {@code tokenId} as signed out until {@code expiresAt}; a token already expired is not
+     * kept (it is refused anyway).
+     */
+    public void add(String tokenId, Instant expiresAt) {
+        Objects.requireNonNull(tokenId, "tokenId");
+        Objects.requireNonNull(expiresAt, "expiresAt");
+        if (clock.instant().isBefore(expiresAt)) {
+            signedOut.asMap().merge(tokenId, expiresAt, (old, now) -> old.isAfter(now) ? old : now);
+        }
+    }
+
+    /** True while {@code tokenId} is listed as signed out (until its token's expiry, unless evicted by the bound). */
+    public boolean contains(String tokenId) {
+        return tokenId != null && signedOut.getIfPresent(tokenId) != null;
+    }
+
+    /** Token ids held, approximately. */
+    public long size() {
+        signedOut.cleanUp();
+        return signedOut.estimatedSize();
+    }
+}
