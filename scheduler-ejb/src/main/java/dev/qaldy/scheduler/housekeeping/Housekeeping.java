@@ -6,9 +6,10 @@ import dev.qaldy.control.people.control.SignInThrottle;
 import dev.qaldy.control.tickets.boundary.Tickets;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
-import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
 import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -19,8 +20,11 @@ import java.util.logging.Logger;
 /**
  * The control plane's own upkeep. At start-up it fails builds that a previous run left queued or
  * running (no builder works on them any more); every minute it deletes expired tickets, sign-in
- * failures older than their window and sign-out marks of expired tokens. The timer is not
- * persistent: a missed minute is simply done by the next one.
+ * failures older than their window and sign-out marks of expired tokens. The timer is a
+ * non-persistent interval timer, not {@code @Schedule}: Payara expunged the calendar timer after
+ * two deliveries that met a stopped database (EJB5119), although the method catches everything,
+ * and the control plane then never swept again (and was never ready again). {@link #ticking()}
+ * also re-arms a timer the container dropped. A missed minute is simply done by the next one.
  */
 @Singleton
 @Startup
@@ -45,12 +49,31 @@ public class Housekeeping {
     @Resource
     TimerService timers;
 
-    /** Whether this scheduler's timer is armed (a readiness fact: a scheduler without timers fires nothing). */
+    /** Between sweeps, ms. */
+    static final long SWEEP_INTERVAL_MS = 60_000;
+
+    /**
+     * Whether this scheduler's timer is armed (a readiness fact: a scheduler without timers fires
+     * nothing); one the container dropped is armed again first, and logged.
+     */
     public boolean ticking() {
+        if (timers.getTimers().isEmpty()) {
+            log.log(Level.WARNING, "housekeeping: its timer was gone (dropped by the container); armed again");
+            arm();
+        }
         return !timers.getTimers().isEmpty();
     }
 
+    private void arm() {
+        timers.createIntervalTimer(SWEEP_INTERVAL_MS, SWEEP_INTERVAL_MS, new TimerConfig("qaldy housekeeping", false));
+    }
+
     @PostConstruct
+    void start() {
+        arm();
+        failInterruptedBuilds();
+    }
+
     void failInterruptedBuilds() {
         try {
             int failed = builds.failInterrupted();
@@ -63,7 +86,7 @@ public class Housekeeping {
     }
 
     /** Every minute: deletes what no longer counts; never throws, so a bad minute does not stop the timer. */
-    @Schedule(hour = "*", minute = "*", second = "0", persistent = false, info = "qaldy housekeeping")
+    @Timeout
     public void sweep() {
         try {
             int expiredTickets = tickets.purgeExpired();

@@ -61,8 +61,16 @@ public class Ticker {
         log.log(Level.INFO, "scheduler: looking at schedules every {0} ms", interval);
     }
 
-    /** Whether the timer is armed. */
-    public boolean ticking() {
+    /**
+     * Whether the timer is armed; one the container dropped (Payara expunges a timer after two
+     * failed deliveries) is armed again first, and logged. What was missed meanwhile is caught up
+     * from the tables like any outage.
+     */
+    public synchronized boolean ticking() {
+        if (timers.getTimers().isEmpty()) {
+            log.log(Level.WARNING, "scheduler: the schedules' timer was gone (dropped by the container); armed again");
+            arm();
+        }
         return !timers.getTimers().isEmpty();
     }
 
