@@ -96,6 +96,12 @@ class DrillIT {
         assertRunning();
     }
 
+    @Test
+    @Order(3)
+    void the_status_page_answers_bad_json_with_a_400_and_loses_nothing() throws Exception {
+        StatusPageInput.badJsonIsA400AndNothingIsLost(cell);
+    }
+
     /**
      * The drill leaves every component running (ready again soon after its last restart). On
      * failure the message carries each not-ready component's {@code /health/ready} answer.

@@ -6,13 +6,17 @@ import dev.qaldy.control.people.control.SignInThrottle;
 import dev.qaldy.control.tickets.boundary.Tickets;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -21,9 +25,17 @@ import java.util.logging.Logger;
  * running (no builder works on them any more); every minute it deletes expired tickets, sign-in
  * failures older than their window and sign-out marks of expired tokens. The timer is not
  * persistent: a missed minute is simply done by the next one.
+ *
+ * <p>The timer only hands the sweep to the managed executor: the sweep's transactions (and their
+ * rollbacks while the database is down) never run in the timer's own delivery, which Payara
+ * otherwise counts as failed and, after two, expunges for good, leaving the scheduler not ready
+ * until a restart (found by the drill: a database outage across a minute boundary). A sweep that
+ * would start while the last one still runs is skipped; no container lock, so the readiness check
+ * never waits.
  */
 @Singleton
 @Startup
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class Housekeeping {
 
@@ -45,6 +57,11 @@ public class Housekeeping {
     @Resource
     TimerService timers;
 
+    @Resource
+    ManagedExecutorService executor;
+
+    private final AtomicBoolean busy = new AtomicBoolean();
+
     /** Whether this scheduler's timer is armed (a readiness fact: a scheduler without timers fires nothing). */
     public boolean ticking() {
         return !timers.getTimers().isEmpty();
@@ -62,9 +79,22 @@ public class Housekeeping {
         }
     }
 
-    /** Every minute: deletes what no longer counts; never throws, so a bad minute does not stop the timer. */
+    /** Every minute: hands {@link #sweepNow()} to the executor; never throws, never waits for the database. */
     @Schedule(hour = "*", minute = "*", second = "0", persistent = false, info = "qaldy housekeeping")
     public void sweep() {
+        if (!busy.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            executor.execute(this::sweepNow);
+        } catch (RuntimeException e) {
+            busy.set(false);
+            log.log(Level.WARNING, "housekeeping skipped this minute (executor refused): {0}", e.toString());
+        }
+    }
+
+    /** Deletes what no longer counts; never throws (the next minute tries again). */
+    void sweepNow() {
         try {
             int expiredTickets = tickets.purgeExpired();
             int oldFailures = throttle.forgetOld();
@@ -74,6 +104,8 @@ public class Housekeeping {
                     new Object[] {expiredTickets, oldFailures, oldSignOuts});
         } catch (RuntimeException e) {
             log.log(Level.WARNING, "housekeeping skipped this minute (database down?): {0}", e.toString());
+        } finally {
+            busy.set(false);
         }
     }
 }
