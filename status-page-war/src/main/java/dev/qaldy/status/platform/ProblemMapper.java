@@ -48,7 +48,7 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
     }
 
     /** The JSON parser's error in {@code error}'s cause chain (Jersey throws it as is, RESTEasy wraps it), or null. */
-    static JsonException badJson(Throwable error) {
+    public static JsonException badJson(Throwable error) {
         for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof JsonException json) {
                 return json;
@@ -58,7 +58,7 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
     }
 
     /** "The request's body is not a valid JSON object (stopped at line 1, column 2); nothing was changed.": no parser internals. */
-    static String badJsonTitle(JsonException json) {
+    public static String badJsonTitle(JsonException json) {
         String where = json instanceof JsonParsingException parsing && parsing.getLocation() != null
                 ? " (stopped at line " + parsing.getLocation().getLineNumber() + ", column "
                         + parsing.getLocation().getColumnNumber() + ")"
