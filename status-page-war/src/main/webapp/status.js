@@ -1,7 +1,7 @@
 /*
  * Qaldy status page: reads api/v2/summary.json every few seconds and api/v2/uptime.json every
  * minute, and draws the banner, each cell and component (with data-component and data-status),
- * incidents (with data-incident-status) and 90-day uptime bars. When fresh data cannot be had it
+ * incidents (with data-incident-status) and 90-day uptime bars (the percentage over the days with data). When fresh data cannot be had it
  * says "no data since …" and never shows green.
  */
 'use strict';
@@ -70,17 +70,17 @@
       return el('p', { 'class': 'uptime muted', text: 'Uptime history is loading.' });
     }
     var bars = el('div', { 'class': 'bars' });
-    var withData = 0;
     uptime.days.forEach(function (day) {
       var label = day.date + ': ' + (day.uptime_percent === null ? 'no data' : formatPercent(day.uptime_percent) + ' up');
-      if (day.uptime_percent !== null) withData++;
       bars.appendChild(el('span', { 'class': 'bar', 'data-uptime': barClass(day.uptime_percent), 'data-date': day.date, title: label }));
     });
     var days = uptime.days.length;
-    var total = uptime.uptime_percent === null ? 'No data yet' : formatPercent(uptime.uptime_percent) + ' uptime';
-    var summary = 'Uptime over the last ' + days + ' days: ' +
-      (uptime.uptime_percent === null ? 'no data' : formatPercent(uptime.uptime_percent)) +
-      '. Days with data: ' + withData + ' of ' + days + '.';
+    // The percentage covers only the days with data: say how many, never imply all the days.
+    var withData = uptime.days_with_data;
+    var over = 'over ' + withData + (withData === 1 ? ' day' : ' days') + ' of data';
+    var total = uptime.uptime_percent === null ? 'No data yet' : formatPercent(uptime.uptime_percent) + ' ' + over;
+    var summary = uptime.uptime_percent === null ? 'Uptime: no data yet in the last ' + days + ' days.'
+      : 'Uptime ' + formatPercent(uptime.uptime_percent) + ' ' + over + ' (of the last ' + days + ' days).';
     bars.setAttribute('role', 'img');
     bars.setAttribute('aria-label', summary);
     return el('div', { 'class': 'uptime' }, [

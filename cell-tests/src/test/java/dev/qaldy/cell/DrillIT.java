@@ -62,7 +62,9 @@ class DrillIT {
             assertThat(md).containsPattern("\\| " + java.util.regex.Pattern.quote(row) + " \\|.*\\| PASS \\|");
         }
         assertThat(md).contains("## The API killed").contains("## The database stopped");
-        assertThat(md).as("the gate says how it let the person in").containsPattern("access (fresh|outage)-copy");
+        assertThat(md).as("the gate says how it let the person in: its fresh copy first, then, past its freshness window,"
+                + " its outage copy (the access memory itself)").contains("access fresh-copy").contains("access outage-copy")
+                .containsPattern("\\| Apps people already opened \\|.*outage-copy.*\\| PASS \\|");
         String html = Files.readString(out.resolve("report.html"));
         assertThat(html).startsWith("<!doctype html>").contains("<td class=\"PASS\">PASS</td>").doesNotContain("class=\"FAIL\"");
         assertThat(out.resolve("console-kill.png")).isNotEmptyFile();
@@ -92,6 +94,12 @@ class DrillIT {
         assertThat(md).containsPattern("\\| Apps people already opened \\|.*\\| FAIL \\|");
         assertThat(md).containsPattern("\\| Webhooks \\|.*\\| PASS \\|");
         assertRunning();
+    }
+
+    @Test
+    @Order(3)
+    void the_status_page_answers_bad_json_with_a_400_and_loses_nothing() throws Exception {
+        StatusPageInput.badJsonIsA400AndNothingIsLost(cell);
     }
 
     /**

@@ -92,11 +92,14 @@ class LibertyCellIT {
     void the_drill_passes_every_row_of_the_seed_table_on_liberty() throws Exception {
         Path out = cell.var().resolve("drill/liberty");
         Cell.Run run = cell.run(Map.of("QALDY_DRILL_OPTS",
-                        "-Dqaldy.drill.return-wait=PT90S -Dqaldy.drill.catch-up-wait=PT90S -Dqaldy.drill.cron=*/15_*_*_*_*_* -Dqaldy.drill.tick-margin=PT6S"),
+                        "-Dqaldy.drill.return-wait=PT90S -Dqaldy.drill.catch-up-wait=PT90S -Dqaldy.drill.cron=*/15_*_*_*_*_* -Dqaldy.drill.tick-margin=PT6S"
+                                // this cell's gate: access freshness 1 s (QALDY_OPTS_GATE above)
+                                + " -Dqaldy.drill.access-freshness=PT1S"),
                 Duration.ofMinutes(20), "drill", "--out", out.toString());
         assertThat(run.exit()).as(run.output() + DrillIT.report(out)).isZero();
         String md = Files.readString(out.resolve("report.md"));
         assertThat(md).contains("Result: **PASS**").contains("## The API killed").contains("## The database stopped");
+        assertThat(md).as("past the gate's freshness window, from its outage copy").contains("access outage-copy");
         assertThat(out.resolve("console-kill.png")).isNotEmptyFile();
         // bin/qaldy start without --server: the cell remembers control ran on Liberty.
         assertThat(cell.qaldy("status")).containsPattern("control\\s+\\d+\\s+" + cell.port("control") + "\\s+ready\\s+liberty");
@@ -111,6 +114,12 @@ class LibertyCellIT {
         Person stranger = Person.signUp(cell, "stranger@example.com");
         stranger.openApp("guestbook");
         assertThat(stranger.get("guestbook", "/").statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    @Order(5)
+    void the_status_page_on_liberty_answers_bad_json_with_a_400_and_loses_nothing() throws Exception {
+        StatusPageInput.badJsonIsA400AndNothingIsLost(cell);
     }
 
     static void assertAccess(HttpResponse<String> response, int status, String source) {

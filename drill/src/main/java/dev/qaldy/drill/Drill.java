@@ -42,7 +42,11 @@ import java.util.List;
  * {@code qaldy.drill.console-wait} for the banner (default: the console's poll interval × (misses
  * + 1) + 20 s); {@code qaldy.drill.return-wait} (PT3M) per person after the return;
  * {@code qaldy.drill.site-wait} (PT8S: past the runtime host's live freshness) from the stop
- * before a never-served page of the public site is asked for; {@code qaldy.drill.catch-up-wait} (PT2M) and {@code qaldy.drill.settle} (PT8S) for the schedule;
+ * before a never-served page of the public site is asked for; {@code qaldy.drill.access-freshness}
+ * (PT30S, the gate's {@code qaldy.gate.access-freshness}) and {@code qaldy.drill.freshness-margin}
+ * (PT5S): the outage lasts at least that long past the gate's last ask about the person who
+ * already opened the app, who is then asked for once more and must be let in from the gate's
+ * outage copy ({@code X-Qaldy-Access: outage-copy}), not its fresh copy; {@code qaldy.drill.catch-up-wait} (PT2M) and {@code qaldy.drill.settle} (PT8S) for the schedule;
  * {@code qaldy.drill.cap-wait} (PT2M) for the payer's app to fall asleep.
  */
 public final class Drill {
@@ -154,12 +158,14 @@ public final class Drill {
         Instant restarting = null;
         cell.qaldy(kill ? new String[] {"stop", "control", "--kill"} : new String[] {"stop", "db"});
         try {
-            checks.addAll(new DuringOutage(cell, http, cast).all(newcomer));
+            DuringOutage outage = new DuringOutage(cell, http, cast);
+            checks.addAll(outage.all(newcomer));
             checks.addAll(site.servedPages());
             checks.add(console != null ? console.duringOutage(pass, stopped, consoleWait())
                     : Check.broken(SeedRow.CONSOLE, Check.DURING, "a console user", "the outage banner", consoleProblem));
             waitUntil(stopped.plus(duration("qaldy.drill.site-wait", "PT8S")));
             checks.add(site.neverServed(pass));
+            checks.add(pastFreshness(outage));
             say("Keeping it down until the schedule's tick at " + nextTick + " has passed…");
             waitUntil(nextTick.plus(duration("qaldy.drill.tick-margin", "PT35S")));
         } finally {
@@ -179,6 +185,28 @@ public final class Drill {
         PassResult result = new PassResult(pass, title, stopped, returned, checks);
         say(title + ": " + checks.stream().filter(Check::passed).count() + " of " + checks.size() + " checks passed");
         return result;
+    }
+
+    /**
+     * Waits, within the outage, until the gate's freshness window ({@code qaldy.drill.access-freshness},
+     * PT30S as the gate's {@code qaldy.gate.access-freshness}) plus {@code qaldy.drill.freshness-margin}
+     * (PT5S) has passed since the gate last asked about the viewer, then checks that the viewer is
+     * still let in from the gate's outage copy. The wait is at most that window and margin.
+     */
+    private Check pastFreshness(DuringOutage outage) {
+        Duration freshness = duration("qaldy.drill.access-freshness", "PT30S");
+        Instant asked = cast.viewer.lastAsked();
+        Instant at = (asked == null ? Instant.now() : asked).plus(freshness).plus(duration("qaldy.drill.freshness-margin", "PT5S"));
+        if (Instant.now().isBefore(at)) {
+            say("Waiting until the gate's " + freshness.toSeconds() + " s freshness window has passed (at " + seconds(at)
+                    + ") to ask from its outage copy…");
+        }
+        waitUntil(at);
+        return outage.pastFreshness(freshness, asked == null ? -1 : Duration.between(asked, Instant.now()).toSeconds());
+    }
+
+    private static String seconds(Instant t) {
+        return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
     }
 
     private static void waitUntil(Instant until) {

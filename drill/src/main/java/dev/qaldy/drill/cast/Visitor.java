@@ -25,6 +25,7 @@ public final class Visitor {
     private final Http http;
     private final Map<String, String> appCookies = new ConcurrentHashMap<>();
     private String token;
+    private volatile java.time.Instant lastAsked;
 
     private Visitor(String role, String email, CellControl cell, Http http) {
         this.role = role;
@@ -109,7 +110,20 @@ public final class Visitor {
             request.header("Cookie", cookie);
         }
         headers.forEach(request::setHeader);
-        return http.send(request.GET().build());
+        Seen seen = http.send(request.GET().build());
+        if (seen.header("x-qaldy-access").equals("asked")) {
+            lastAsked = java.time.Instant.now();
+        }
+        return seen;
+    }
+
+    /**
+     * When this person last got an answer the gate had asked the API for ({@code X-Qaldy-Access:
+     * asked}), taken when the answer arrived (so no earlier than the gate's ask); null if never.
+     * The gate's freshness window runs from its last ask.
+     */
+    public java.time.Instant lastAsked() {
+        return lastAsked;
     }
 
     /**

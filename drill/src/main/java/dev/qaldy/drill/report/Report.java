@@ -17,6 +17,9 @@ import java.util.List;
  */
 public final class Report {
 
+    /** How the gate let a person in, as {@link dev.qaldy.drill.cell.Seen#summary()} writes it ("access outage-copy"). */
+    private static final java.util.regex.Pattern ACCESS = java.util.regex.Pattern.compile("access (asked|fresh-copy|outage-copy|public|refused)\\b");
+
     private final String cell;
     private final Instant started;
     private final List<PassResult> passes;
@@ -73,6 +76,11 @@ public final class Report {
         List<Check> checks = checksOf(row);
         long passed = checks.stream().filter(Check::passed).count();
         StringBuilder seen = new StringBuilder(passed + " of " + checks.size() + " checks as expected");
+        List<String> access = checks.stream().flatMap(c -> ACCESS.matcher(c.seen()).results().map(m -> m.group(1))).distinct()
+                .toList();
+        if (!access.isEmpty()) {
+            seen.append(" (the gate let in by: ").append(String.join(", ", access)).append(')');
+        }
         checks.stream().filter(c -> !c.passed()).forEach(c -> seen.append("; FAILED: ").append(c.who()).append(", ")
                 .append(c.when()).append(": ").append(c.seen()));
         return seen.toString();

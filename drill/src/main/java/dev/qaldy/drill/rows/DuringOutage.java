@@ -62,4 +62,23 @@ public final class DuringOutage {
                         () -> cast.viewer.get(cast.app, "/", Map.of("User-Agent", "sqlmap/1.8")),
                         s -> s.status() == 403 && !s.header("x-qaldy-shield").isEmpty()));
     }
+
+    /**
+     * The access memory itself (seed: "a person who already opened an app keeps it for 30 min"):
+     * asked once the gate's freshness window has passed since its last ask about this person, so
+     * the gate cannot answer from its fresh copy and must use its outage copy. Call it during the
+     * outage no earlier than {@link Visitor#lastAsked()} plus {@code freshness} (and a margin).
+     *
+     * @param freshness the gate's freshness window ({@code qaldy.gate.access-freshness}, PT30S)
+     * @param since     how long ago, in s, the gate last asked about the person, for the report
+     */
+    public Check pastFreshness(java.time.Duration freshness, long since) {
+        return check(SeedRow.APPS_ALREADY_OPENED, Check.DURING,
+                cast.viewer.role + ", " + since + " s after the gate last asked (past its " + freshness.toSeconds()
+                        + " s freshness window)",
+                "200, the app's page, from the gate's outage copy (X-Qaldy-Access: outage-copy)",
+                () -> cast.viewer.get(cast.app, "/"),
+                s -> s.status() == 200 && s.body().contains("Guestbook") && s.header("x-qaldy-access").equals("outage-copy")
+                        && s.ms() < Ask.PROMPT_MS);
+    }
 }

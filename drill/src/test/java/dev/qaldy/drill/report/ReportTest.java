@@ -56,4 +56,16 @@ class ReportTest {
         assertThat(report.failedRows()).containsExactly("The shield");
         assertThat(report.markdown()).contains("| NOT CHECKED |");
     }
+
+    @Test
+    void the_seed_table_says_how_the_gate_let_people_in() {
+        List<Check> checks = everyRowPassing();
+        checks.add(new Check(SeedRow.APPS_ALREADY_OPENED, Check.DURING, "a viewer", "200", "200 “Guestbook” in 9 ms, access fresh-copy",
+                9, true, null));
+        checks.add(new Check(SeedRow.APPS_ALREADY_OPENED, Check.DURING, "a viewer, 36 s after the gate last asked", "200",
+                "200 “Guestbook” in 7 ms, access outage-copy", 7, true, null));
+        String md = new Report("x", T, List.of(new PassResult("kill", "The API killed", T, T, checks))).markdown();
+        assertThat(md).containsPattern("\\| Apps people already opened \\|.*3 of 3 checks as expected"
+                + " \\(the gate let in by: fresh-copy, outage-copy\\) \\| PASS \\|");
+    }
 }

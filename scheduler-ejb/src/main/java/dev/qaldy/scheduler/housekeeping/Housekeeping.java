@@ -6,6 +6,8 @@ import dev.qaldy.control.people.control.SignInThrottle;
 import dev.qaldy.control.tickets.boundary.Tickets;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.Timeout;
@@ -13,7 +15,9 @@ import jakarta.ejb.TimerConfig;
 import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -25,9 +29,15 @@ import java.util.logging.Logger;
  * two deliveries that met a stopped database (EJB5119), although the method catches everything,
  * and the control plane then never swept again (and was never ready again). {@link #ticking()}
  * also re-arms a timer the container dropped. A missed minute is simply done by the next one.
+ *
+ * <p>The timer only hands the sweep to the managed executor: the sweep's transactions (and their
+ * rollbacks while the database is down) never run in the timer's own delivery, which Payara
+ * otherwise counts as failed. A sweep that would start while the last one still runs is skipped;
+ * no container lock, so the readiness check never waits.
  */
 @Singleton
 @Startup
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class Housekeeping {
 
@@ -49,6 +59,11 @@ public class Housekeeping {
     @Resource
     TimerService timers;
 
+    @Resource
+    ManagedExecutorService executor;
+
+    private final AtomicBoolean busy = new AtomicBoolean();
+
     /** Between sweeps, ms. */
     static final long SWEEP_INTERVAL_MS = 60_000;
 
@@ -56,7 +71,7 @@ public class Housekeeping {
      * Whether this scheduler's timer is armed (a readiness fact: a scheduler without timers fires
      * nothing); one the container dropped is armed again first, and logged.
      */
-    public boolean ticking() {
+    public synchronized boolean ticking() {
         if (timers.getTimers().isEmpty()) {
             log.log(Level.WARNING, "housekeeping: its timer was gone (dropped by the container); armed again");
             arm();
@@ -86,8 +101,22 @@ public class Housekeeping {
     }
 
     /** Every minute: deletes what no longer counts; never throws, so a bad minute does not stop the timer. */
+    /** Every minute: hands {@link #sweepNow()} to the executor; never throws, never waits for the database. */
     @Timeout
     public void sweep() {
+        if (!busy.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            executor.execute(this::sweepNow);
+        } catch (RuntimeException e) {
+            busy.set(false);
+            log.log(Level.WARNING, "housekeeping skipped this minute (executor refused): {0}", e.toString());
+        }
+    }
+
+    /** Deletes what no longer counts; never throws (the next minute tries again). */
+    void sweepNow() {
         try {
             int expiredTickets = tickets.purgeExpired();
             int oldFailures = throttle.forgetOld();
@@ -97,6 +126,8 @@ public class Housekeeping {
                     new Object[] {expiredTickets, oldFailures, oldSignOuts});
         } catch (RuntimeException e) {
             log.log(Level.WARNING, "housekeeping skipped this minute (database down?): {0}", e.toString());
+        } finally {
+            busy.set(false);
         }
     }
 }

@@ -9,10 +9,13 @@ import dev.qaldy.status.operators.control.OperatorSessions.OperatorSession;
 import dev.qaldy.status.operators.control.SameOrigin;
 import dev.qaldy.status.operators.control.SignInThrottle;
 import dev.qaldy.status.platform.Problem;
+import dev.qaldy.status.platform.ProblemMapper;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
+import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
+import jakarta.json.stream.JsonParser;
 import jakarta.json.JsonValue;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -26,6 +29,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.StringReader;
 import java.time.Clock;
 import java.util.NoSuchElementException;
 import java.util.function.Supplier;
@@ -70,7 +74,8 @@ public class OperatorResource {
     @POST
     @Path("session")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response signIn(JsonObject body) {
+    public Response signIn(String json) {
+        JsonObject body = object(json);
         sameOrigin();
         String client = request.getRemoteAddr();
         long wait = throttle.secondsLocked(client);
@@ -111,7 +116,8 @@ public class OperatorResource {
     @POST
     @Path("incidents")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response create(@CookieParam(SessionCookie.NAME) String token, JsonObject body) {
+    public Response create(@CookieParam(SessionCookie.NAME) String token, String json) {
+        JsonObject body = object(json);
         OperatorSession session = changing(token);
         IncidentStatus status = status(body, false);
         Incident incident = valid(() -> incidents.create(text(body, "name"), status, text(body, "message"), clock.millis()));
@@ -124,7 +130,8 @@ public class OperatorResource {
     @POST
     @Path("incidents/{id}/updates")
     @Consumes(MediaType.APPLICATION_JSON)
-    public JsonObject update(@CookieParam(SessionCookie.NAME) String token, @PathParam("id") long id, JsonObject body) {
+    public JsonObject update(@CookieParam(SessionCookie.NAME) String token, @PathParam("id") long id, String json) {
+        JsonObject body = object(json);
         OperatorSession session = changing(token);
         IncidentStatus status = status(body, true);
         Incident incident = valid(() -> incidents.update(id, status, text(body, "message"), clock.millis()));
@@ -137,7 +144,8 @@ public class OperatorResource {
     @POST
     @Path("incidents/{id}/resolve")
     @Consumes(MediaType.APPLICATION_JSON)
-    public JsonObject resolve(@CookieParam(SessionCookie.NAME) String token, @PathParam("id") long id, JsonObject body) {
+    public JsonObject resolve(@CookieParam(SessionCookie.NAME) String token, @PathParam("id") long id, String json) {
+        JsonObject body = object(json);
         OperatorSession session = changing(token);
         String message = text(body, "message");
         String text = message == null || message.isBlank() ? "This incident is resolved." : message;
@@ -198,6 +206,32 @@ public class OperatorResource {
             throw Problem.notFound("There is no such incident.");
         } catch (IllegalArgumentException e) {
             throw Problem.badRequest(e.getMessage());
+        }
+    }
+
+    /**
+     * The request's body as a JSON object, read here rather than by the JAX-RS runtime (which
+     * answers an array or a parse error with a bare 500 before any mapper): empty → null (each
+     * caller then says "Send a JSON object."); not JSON, or JSON but not an object → 400 bad-json.
+     */
+    static JsonObject object(String json) {
+        if (json == null || json.isBlank()) {
+            return null;
+        }
+        try (JsonParser parser = Json.createParser(new StringReader(json))) {
+            parser.next();
+            JsonValue value = parser.getValue();
+            if (parser.hasNext()) {
+                throw new Problem(400, "bad-json", "The request's body has more after its JSON value; nothing was changed."
+                        + " Send one JSON object with the fields this request takes.");
+            }
+            if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+                throw new Problem(400, "bad-json", "The request's body is JSON but not an object; nothing was changed."
+                        + " Send a JSON object with the fields this request takes.");
+            }
+            return value.asJsonObject();
+        } catch (JsonException e) {
+            throw new Problem(400, "bad-json", ProblemMapper.badJsonTitle(e));
         }
     }
 

@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * {@code /api/v2/uptime.json}: per component, one entry per UTC day for the last
  * {@code qaldy.status.history-days} days (oldest first) with the uptime percentage, or
- * {@code null} for a day without data.
+ * {@code null} for a day without data; the component's {@code uptime_percent} is over its
+ * {@code days_with_data} days only ({@code null} when none), not over all the days.
  */
 public final class UptimeView {
 
@@ -40,7 +41,7 @@ public final class UptimeView {
                     .add("component", component.key())
                     .add("name", component.name());
             percent(json, uptime.percent());
-            list.add(json.add("days", dayList));
+            list.add(json.add("days_with_data", uptime.daysWithData()).add("days", dayList));
         }
         return Json.createObjectBuilder()
                 .add("page", Json.createObjectBuilder().add("name", pageName).add("updated_at", IncidentJson.time(nowMs)))

@@ -27,6 +27,7 @@ class UptimeViewTest {
         JsonObject gate = uptime.getJsonArray("components").getJsonObject(0);
         assertThat(gate.getString("id")).isEqualTo("local.gate");
         assertThat(gate.getJsonNumber("uptime_percent").doubleValue()).isEqualTo(75.0);
+        assertThat(gate.getInt("days_with_data")).as("the percentage covers only the days with data").isEqualTo(1);
         assertThat(gate.getJsonArray("days")).hasSize(90);
         JsonObject last = gate.getJsonArray("days").getJsonObject(89);
         assertThat(last.getString("date")).isEqualTo("2025-04-01");
@@ -35,5 +36,6 @@ class UptimeViewTest {
         assertThat(last.getInt("down")).isEqualTo(1);
         assertThat(gate.getJsonArray("days").getJsonObject(0).get("uptime_percent")).isEqualTo(JsonValue.NULL);
         assertThat(uptime.getJsonArray("components").getJsonObject(1).get("uptime_percent")).isEqualTo(JsonValue.NULL);
+        assertThat(uptime.getJsonArray("components").getJsonObject(1).getInt("days_with_data")).isZero();
     }
 }

@@ -33,10 +33,12 @@ public final class UptimeCalculator {
      * Uptime of one component over the last days.
      *
      * @param componentId the component's id
-     * @param percent     over all its days, as for a day; {@code null} when no day has data
-     * @param days        oldest first, one per day, ending today
+     * @param percent      over the days that have data, as for a day; {@code null} when no day has data
+     * @param daysWithData how many of {@code days} have data (an uptime): {@code percent} covers only
+     *                     these, so a page must say so ("100 % over 1 day of data"), never imply all days
+     * @param days         oldest first, one per day, ending today
      */
-    public record ComponentUptime(String componentId, Double percent, List<DayUptime> days) {
+    public record ComponentUptime(String componentId, Double percent, int daysWithData, List<DayUptime> days) {
     }
 
     /** The uptime of {@code componentId} over the {@code days} UTC days ending {@code today}, from {@code counts} of any components. */
@@ -51,17 +53,20 @@ public final class UptimeCalculator {
         List<DayUptime> list = new ArrayList<>(days);
         long up = 0;
         long down = 0;
+        int withData = 0;
         for (LocalDate date = today.minusDays(days - 1L); !date.isAfter(today); date = date.plusDays(1)) {
             DayCount count = byDay.get(date.toEpochDay());
             if (count == null) {
                 list.add(new DayUptime(date, null, 0, 0, 0));
             } else {
-                list.add(new DayUptime(date, percent(count.up(), count.down()), count.up(), count.down(), count.unknown()));
+                Double percent = percent(count.up(), count.down());
+                list.add(new DayUptime(date, percent, count.up(), count.down(), count.unknown()));
+                withData += percent == null ? 0 : 1;
                 up += count.up();
                 down += count.down();
             }
         }
-        return new ComponentUptime(componentId, percent(up, down), List.copyOf(list));
+        return new ComponentUptime(componentId, percent(up, down), withData, List.copyOf(list));
     }
 
     /** {@code up} as a percentage of {@code up + down}, rounded down to two decimals; {@code null} when both are 0. */

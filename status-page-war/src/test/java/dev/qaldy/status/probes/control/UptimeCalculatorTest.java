@@ -63,4 +63,16 @@ class UptimeCalculatorTest {
         assertThat(UptimeCalculator.uptime("a.b", counts, TODAY, 1).days())
                 .containsExactly(new DayUptime(TODAY, 50.0, 4, 4, 2));
     }
+
+    @Test
+    void onlyTodayWithDataIsAHundredPercentOverOneDayNotOverNinety() {
+        ComponentUptime uptime = UptimeCalculator.uptime("local.gate", List.of(
+                day("local.gate", TODAY, 40, 0, 3),
+                day("local.gate", TODAY.minusDays(1), 0, 0, 9)), TODAY, 90);   // only unknown probes: no data
+
+        assertThat(uptime.percent()).isEqualTo(100.0);
+        assertThat(uptime.daysWithData()).isEqualTo(1);
+        assertThat(uptime.days()).hasSize(90);
+        assertThat(UptimeCalculator.uptime("local.gate", List.of(), TODAY, 90).daysWithData()).isZero();
+    }
 }
