@@ -2,14 +2,12 @@ package dev.qaldy.gate.session;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -51,28 +49,7 @@ public class SignedOutSessions {
 
     @PostConstruct
     void start() {
-        Clock time = clock;
-        signedOut = Caffeine.newBuilder()
-                .maximumSize(maxEntries)
-                .ticker(() -> TimeUnit.MILLISECONDS.toNanos(time.millis()))
-                .executor(Runnable::run)
-                .expireAfter(new Expiry<String, Instant>() {
-                    @Override
-                    public long expireAfterCreate(String tokenId, Instant expiresAt, long nowNanos) {
-                        return Math.max(0, TimeUnit.MILLISECONDS.toNanos(expiresAt.toEpochMilli()) - nowNanos);
-                    }
-
-                    @Override
-                    public long expireAfterUpdate(String tokenId, Instant expiresAt, long nowNanos, long currentLeft) {
-                        return expireAfterCreate(tokenId, expiresAt, nowNanos);
-                    }
-
-                    @Override
-                    public long expireAfterRead(String tokenId, Instant expiresAt, long nowNanos, long currentLeft) {
-                        return currentLeft;
-                    }
-                })
-                .build();
+        signedOut = UntilExpiry.cache(clock, maxEntries, expiresAt -> expiresAt);
     }
 
     /**

@@ -1,8 +1,6 @@
 package dev.qaldy.gate.session;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
 import dev.qaldy.contract.session.InvalidTokenException;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
@@ -12,7 +10,6 @@ import jakarta.inject.Inject;
 import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -53,28 +50,7 @@ public class VerifiedSessions {
 
     @PostConstruct
     void start() {
-        Clock time = clock;
-        verified = Caffeine.newBuilder()
-                .maximumSize(maxEntries)
-                .ticker(() -> TimeUnit.MILLISECONDS.toNanos(time.millis()))
-                .executor(Runnable::run)
-                .expireAfter(new Expiry<String, Verified>() {
-                    @Override
-                    public long expireAfterCreate(String token, Verified v, long nowNanos) {
-                        return Math.max(0, TimeUnit.MILLISECONDS.toNanos(v.session().expiresAt().toEpochMilli()) - nowNanos);
-                    }
-
-                    @Override
-                    public long expireAfterUpdate(String token, Verified v, long nowNanos, long currentLeft) {
-                        return expireAfterCreate(token, v, nowNanos);
-                    }
-
-                    @Override
-                    public long expireAfterRead(String token, Verified v, long nowNanos, long currentLeft) {
-                        return currentLeft;
-                    }
-                })
-                .build();
+        verified = UntilExpiry.cache(clock, maxEntries, v -> v.session().expiresAt());
     }
 
     /**
