@@ -14,6 +14,9 @@ import java.util.List;
  */
 public final class ScheduleCheck {
 
+    /** How long after the return a catch-up's (carried, due) tick may be: twice the default scheduler's tick window. */
+    static final Duration CARRIED_TICK_BOUND = Duration.ofSeconds(60);
+
     static final String WHO = "a schedule (the app's job, on a cron)";
     static final String CATCHUP_ACTOR = "scheduler.catchup";
 
@@ -74,11 +77,16 @@ public final class ScheduleCheck {
         }
     }
 
-    /** Catch-up runs of ticks missed in this outage: after the last tick fired before it, before the return. */
+    /**
+     * Catch-up runs of this outage: of a tick after the last one fired before it, and not long after
+     * the return. A catch-up carries the tick that is due when it is planned (missed ticks and a due
+     * one run once), so its tick may be a little after the start command returned.
+     */
     private List<JsonObject> catchUps(Instant returned) {
+        Instant latest = returned.plus(CARRIED_TICK_BOUND);
         return ofSchedule().stream().filter(r -> r.getString("actor", "").equals(CATCHUP_ACTOR)
                 && Instant.parse(r.getString("tick")).isAfter(lastFiredBefore)
-                && Instant.parse(r.getString("tick")).isBefore(returned)).toList();
+                && Instant.parse(r.getString("tick")).isBefore(latest)).toList();
     }
 
     private List<JsonObject> ofSchedule() {
