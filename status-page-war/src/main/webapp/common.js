@@ -72,16 +72,28 @@ var QaldyStatus = (function () {
     return unit(Math.floor(h / 24), 'day');
   }
 
-  /** GETs JSON from this page's own origin; rejects on network errors and non-2xx answers. */
+  /** Longest wait for one JSON answer (ms): a server that accepts the connection but never answers is a failure. */
+  var FETCH_TIMEOUT_MS = 8000;
+
+  /**
+   * GETs JSON from this page's own origin; rejects on network errors, non-2xx answers and when no
+   * whole answer came within FETCH_TIMEOUT_MS (a frozen server would otherwise hold the request,
+   * and the page its last status, for minutes).
+   */
   function getJson(path) {
-    return fetch(path, { cache: 'no-store', credentials: 'same-origin', headers: { Accept: 'application/json' } })
+    var abort = typeof AbortController === 'function' ? new AbortController() : null;
+    var timer = abort ? setTimeout(function () { abort.abort(); }, FETCH_TIMEOUT_MS) : null;
+    return fetch(path, { cache: 'no-store', credentials: 'same-origin', headers: { Accept: 'application/json' },
+      signal: abort ? abort.signal : undefined })
       .then(function (response) {
         if (!response.ok) throw new Error('HTTP ' + response.status);
         return response.json();
-      });
+      })
+      .then(function (json) { clearTimeout(timer); return json; },
+        function (error) { clearTimeout(timer); throw error; });
   }
 
-  /** One incident as a list item with data-incident-status, its messages newest first. */
+  /** One incident as a list item with data-incident-status, -origin and -components (ids, space-separated), its messages newest first. */
   function incidentEl(incident, componentNames, showAllUpdates) {
     var meta = el('p', { 'class': 'incident-meta' }, [
       el('span', { 'class': 'badge', 'data-incident-status': incident.status, text: INCIDENT_WORDS[incident.status] || incident.status }),
@@ -109,7 +121,8 @@ var QaldyStatus = (function () {
       'class': 'incident',
       'data-incident-id': incident.id,
       'data-incident-status': incident.status,
-      'data-incident-origin': incident.origin
+      'data-incident-origin': incident.origin,
+      'data-incident-components': (incident.components || []).join(' ')
     }, [el('h3', { 'class': 'incident-name', text: incident.name }), meta, updates]);
   }
 
@@ -121,6 +134,7 @@ var QaldyStatus = (function () {
     localTime: localTime,
     timeEl: timeEl,
     duration: duration,
+    FETCH_TIMEOUT_MS: FETCH_TIMEOUT_MS,
     getJson: getJson,
     incidentEl: incidentEl
   };

@@ -1,8 +1,8 @@
 /*
  * Qaldy status page: reads api/v2/summary.json every few seconds and api/v2/uptime.json every
  * minute, and draws the banner, each cell and component (with data-component and data-status),
- * incidents (with data-incident-status) and 90-day uptime bars (the percentage over the days with data). When fresh data cannot be had it
- * says "no data since …" and never shows green.
+ * incidents (with data-incident-status) and 90-day uptime bars (the percentage over the days with data). When fresh data cannot be had
+ * (an error, no answer within FETCH_TIMEOUT_MS, or no summary for STALE_MS) it says "no data since …" and never shows green.
  */
 'use strict';
 
@@ -11,6 +11,8 @@
   var el = S.el;
   var SUMMARY_EVERY_MS = 5000;
   var UPTIME_EVERY_MS = 60000;
+  /** No summary for this long (ms) → "No data since …": two polls and a whole request timeout. */
+  var STALE_MS = 2 * SUMMARY_EVERY_MS + S.FETCH_TIMEOUT_MS;
 
   var lastSummary = null;       // the latest summary that arrived
   var lastSuccessAt = null;     // Date of that arrival
@@ -114,7 +116,9 @@
       ]),
       el('p', { 'class': 'since' }, stateLine(component)),
       component.description && status !== 'operational'
-        ? el('p', { 'class': 'detail muted', text: component.description }) : null,
+        // Without fresh data the last description may say "Ready.": say it is the last known one.
+        ? el('p', { 'class': 'detail muted', text: (failingSince ? 'Last known before the data stopped: ' : '') + component.description })
+        : null,
       uptimeEl(component)
     ]);
     return item;
@@ -128,8 +132,8 @@
       banner.setAttribute('data-indicator', 'unknown');
       banner.querySelector('.icon').textContent = '?';
       text.textContent = 'No fresh status data since ' + S.localTime(lastSuccessAt ? lastSuccessAt.toISOString() : null);
-      freshness.textContent = 'This page cannot reach its own server since ' +
-        S.localTime(failingSince.toISOString()) + '. It keeps trying every few seconds.';
+      freshness.textContent = 'The status page\'s own server has not answered since ' +
+        S.localTime(failingSince.toISOString()) + ', so what is shown below may be out of date. This page keeps trying every few seconds.';
       if (!lastSuccessAt) text.textContent = 'No status data yet: this page cannot reach its own server.';
       return;
     }
@@ -195,9 +199,23 @@
       failingSince = null;
     }, function () {
       if (!failingSince) failingSince = new Date();
-    }).then(render).then(function () {
+    }).then(render).catch(function (error) {
+      if (window.console) window.console.error('status page: could not draw the summary', error);
+    }).then(function () {
       setTimeout(refreshSummary, SUMMARY_EVERY_MS);
     });
+  }
+
+  /**
+   * The last resort against a stale green: when no summary has arrived for STALE_MS, whatever the
+   * reason (a request that neither answers nor fails, timers held back), every row says
+   * "No data since …" until a fresh summary arrives.
+   */
+  function watchFreshness() {
+    if (!failingSince && lastSuccessAt && Date.now() - lastSuccessAt.getTime() > STALE_MS) {
+      failingSince = new Date();
+      render();
+    }
   }
 
   function refreshUptime() {
@@ -213,4 +231,5 @@
 
   refreshSummary();
   refreshUptime();
+  setInterval(watchFreshness, 1000);
 }());
