@@ -8,23 +8,32 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * Issue 7, test 1, on a real cell in headless Chromium: with the control plane killed, the
- * console shows the outage banner after two misses (poll shortened to 1 s through config), holds
- * back every change and keeps what it showed; with the control plane back, the banner goes and
- * the changes come back, without a reload.
+ * Issue 7, tests 1 and 2, on a real cell in headless Chromium. Test 1: with the control plane
+ * killed, the console shows the outage banner after two misses (poll shortened to 1 s through
+ * config), holds back every change and keeps what it showed; with the control plane back, the
+ * banner goes and the changes come back, without a reload. Test 2 (last, since it stops the whole
+ * cell but its status page: {@link StatusPageWhenTheCellIsStopped}): the status page says so, with
+ * "since" times and incidents opened automatically (threshold shortened to 5 s through config),
+ * and never shows green without fresh data.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleOutageIT {
 
     static final String MARKER = "set before the outage";
@@ -34,7 +43,8 @@ class ConsoleOutageIT {
 
     @BeforeAll
     static void startCell() throws Exception {
-        cell = Cell.up("console", Map.of("QALDY_OPTS_GATE", "-Dqaldy.console.poll-interval=PT1S"));
+        cell = Cell.up("console", Map.of("QALDY_OPTS_GATE", "-Dqaldy.console.poll-interval=PT1S",
+                "QALDY_OPTS_STATUS", StatusPageWhenTheCellIsStopped.STATUS_OPTS));
     }
 
     @AfterAll
@@ -51,6 +61,7 @@ class ConsoleOutageIT {
     }
 
     @Test
+    @Order(1)
     void the_gate_serves_the_consoles_settings_from_config() throws Exception {
         HttpResponse<String> settings = cell.send(cell.request(cell.publicHost(), "/console/settings.json").GET().build());
         assertThat(settings.statusCode()).isEqualTo(200);
@@ -62,6 +73,7 @@ class ConsoleOutageIT {
     }
 
     @Test
+    @Order(2)
     void with_the_api_killed_the_console_says_so_holds_changes_back_and_recovers_without_a_reload() throws Exception {
         Map<String, String> demo = cell.demoEnv();
         browser = new Browser(cell.var().resolve("browser"));
@@ -105,6 +117,8 @@ class ConsoleOutageIT {
         assertThat(row.getText()).contains("guestbook");
         browser.screenshot(screenshots().resolve("console-outage.png"));
 
+        aPersonWhoOpensTheConsoleDuringTheOutageSeesItLoadAndSaysWhy(driver);
+
         cell.qaldy("start", "control");
 
         new WebDriverWait(driver, Duration.ofSeconds(30)).until(
@@ -115,6 +129,60 @@ class ConsoleOutageIT {
         assertThat(driver.findElement(By.id("create-app")).getDomAttribute("title")).isNull();
         assertThat(driver.findElement(By.cssSelector("[data-app='guestbook']")).isDisplayed()).isTrue();
         browser.screenshot(screenshots().resolve("console-outage-over.png"));
+    }
+
+    /**
+     * With the control plane still down, in a second tab (the first must not reload): the console's
+     * files come from the gate; signed out, the sign-in form shows and the banner follows; signed
+     * in (the first tab's session copied), the apps page says at once that its list waits for the
+     * control plane, never a blank page or a raw error.
+     */
+    private static void aPersonWhoOpensTheConsoleDuringTheOutageSeesItLoadAndSaysWhy(WebDriver driver) throws Exception {
+        for (String file : List.of("/console/", "/console/js/main.js", "/console/js/outage.js", "/console/console.css")) {
+            HttpResponse<String> answer = cell.send(cell.request(cell.publicHost(), file).GET().build());
+            assertThat(answer.statusCode()).as(file + " from the gate with the API down").isEqualTo(200);
+        }
+        JavascriptExecutor js = (JavascriptExecutor) driver;
+        String session = (String) js.executeScript("return JSON.stringify(Object.assign({}, sessionStorage));");
+        String first = driver.getWindowHandle();
+        driver.switchTo().newWindow(WindowType.TAB);
+        try {
+            driver.get("http://" + cell.publicHost() + "/console/");
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(10));
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("email")));
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("outage-banner"), "has not answered since"));
+
+            js.executeScript("var s = JSON.parse(arguments[0]); Object.keys(s).forEach(function (k) { sessionStorage.setItem(k, s[k]); });",
+                    session);
+            Instant opened = Instant.now();
+            driver.get("http://" + cell.publicHost() + "/console/#/apps");
+            driver.navigate().refresh();
+            WebElement waiting = new WebDriverWait(driver, Duration.ofSeconds(5)).until(
+                    ExpectedConditions.visibilityOfElementLocated(By.id("apps-waiting")));
+            assertThat(Duration.between(opened, Instant.now())).as("the message comes at once").isLessThan(Duration.ofSeconds(5));
+            assertThat(waiting.getText()).isEqualTo("The control plane is not answering; this list will load when it is back.");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("outage-banner"), "has not answered since"));
+            String page = driver.findElement(By.tagName("body")).getText();
+            assertThat(page).contains("Your apps").contains("Create an app")
+                    .doesNotContain("Exception").doesNotContain("Internal Server Error").doesNotContainPattern("\\b5\\d\\d\\b");
+            assertThat(driver.findElement(By.id("create-app")).isEnabled()).as("changes held back in the new tab too").isFalse();
+            browser.screenshot(screenshots().resolve("console-outage-opened-during.png"));
+        } finally {
+            driver.close();
+            driver.switchTo().window(first);
+        }
+    }
+
+    /** Last: it stops every process of the cell but the status page, for good. */
+    @Test
+    @Order(3)
+    void with_every_process_of_the_cell_stopped_the_status_page_shows_each_component_down_since_and_opens_incidents()
+            throws Exception {
+        if (browser != null) {
+            browser.close(); // the console's tab has done its part; one Chromium at a time
+            browser = null;
+        }
+        StatusPageWhenTheCellIsStopped.check(cell, screenshots());
     }
 
     static Path screenshots() {
