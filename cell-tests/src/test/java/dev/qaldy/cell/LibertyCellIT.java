@@ -35,7 +35,7 @@ class LibertyCellIT {
     @BeforeAll
     static void startCell() throws Exception {
         cell = Cell.up("liberty", Map.of(
-                // One Liberty install for every Liberty cell of the build, unzipped once from Maven.
+                // One Liberty install for every Liberty cell of the build, installed once from Maven Central.
                 "QALDY_LIBERTY_HOME", Cell.repository().resolve("cell-tests/target/liberty/wlp").toString(),
                 "QALDY_OPTS", "-Dqaldy.cap.refresh=PT2S -Dqaldy.cap.report-interval=PT1S",
                 "QALDY_OPTS_GATE", "-Dqaldy.gate.access-freshness=PT1S -Dqaldy.gate.access-timeout-ms=500"
