@@ -6,7 +6,8 @@ import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.PersistenceUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.eclipse.persistence.sessions.DatabaseSession;
+import org.eclipse.persistence.jpa.JpaEntityManagerFactory;
+import org.eclipse.persistence.sessions.server.Server;
 import org.eclipse.persistence.tools.schemaframework.SchemaManager;
 
 /**
@@ -33,18 +34,23 @@ public class SchemaUpdate {
      * only once the database answered; throws what EclipseLink throws (the next call tries again).
      */
     public void afterDatabaseAnswered() {
-        if (upToDate) {
+        if (upToDate || !StartWithoutDatabase.anyStartedWithoutDatabase()) {
             return;
         }
         synchronized (this) {
-            if (!upToDate) {
-                DatabaseSession session = factory.unwrap(DatabaseSession.class);
-                if (StartWithoutDatabase.of(session).map(StartWithoutDatabase::startedWithoutDatabase).orElse(false)) {
-                    new SchemaManager(session).extendDefaultTables(true);
-                    log.log(Level.INFO, "the database answers: created missing tables and columns, as a start with it does");
-                }
-                upToDate = true;
+            if (upToDate) {
+                return;
             }
+            try {
+                Server session = factory.unwrap(JpaEntityManagerFactory.class).getServerSession();
+                new SchemaManager(session).extendDefaultTables(true);
+            } catch (RuntimeException e) {
+                log.log(Level.WARNING, "the database answers, but the schema could not be brought up to date (tried again at the"
+                        + " next readiness check): {0}", e.toString());
+                throw e;
+            }
+            upToDate = true;
+            log.log(Level.INFO, "the database answers: created missing tables and columns, as a start with it does");
         }
     }
 }

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLNonTransientConnectionException;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
@@ -26,7 +25,7 @@ import org.eclipse.persistence.sessions.server.ServerSession;
  * plane answered nothing until it was restarted by hand ({@code --skipdsfailure} closes it too).
  *
  * <p>Registered by {@link FailFastDatabase} as a session event listener: while the session logs in
- * (between EclipseLink's {@code preLogin} and {@code postLogin}), a connection the data source cannot
+ * (between EclipseLink's {@code preLogin} and {@code postLogin}, on the thread logging in), a connection the data source cannot
  * make because the database is unreachable ({@link DatabaseUnreachable}) is replaced by a stand-in that refuses every use but {@code close()}. EclipseLink's login only
  * opens and closes connections to set up its pools (a JTA data source's connections are taken from the
  * server's pool on each use anyway), so the login ends without the database; every later connection is
@@ -39,12 +38,15 @@ public class StartWithoutDatabase extends SessionEventAdapter {
 
     private static final Logger LOG = Logger.getLogger(StartWithoutDatabase.class.getName());
 
-    private final AtomicBoolean loggingIn = new AtomicBoolean();
+    /** The thread logging the session in, between preLogin and postLogin; null otherwise (a failed login ends no other way). */
+    private volatile Thread loggingIn;
     private final AtomicBoolean startedWithout = new AtomicBoolean();
+    /** Whether any session of this application started without its database (one persistence unit here). */
+    private static volatile boolean anyStartedWithout;
 
     @Override
     public void preLogin(SessionEvent event) {
-        loggingIn.set(true);
+        loggingIn = Thread.currentThread();
         defer(event.getSession().getDatasourceLogin());
         if (event.getSession() instanceof ServerSession server) {
             defer(server.getReadConnectionPool().getLogin());
@@ -61,7 +63,7 @@ public class StartWithoutDatabase extends SessionEventAdapter {
 
     @Override
     public void postLogin(SessionEvent event) {
-        loggingIn.set(false);
+        loggingIn = null;
     }
 
     /** Whether the login went through without the database (its schema is then still to be brought up to date). */
@@ -69,10 +71,9 @@ public class StartWithoutDatabase extends SessionEventAdapter {
         return startedWithout.get();
     }
 
-    /** The listener registered on {@code session}, if any. */
-    public static Optional<StartWithoutDatabase> of(Session session) {
-        return session.getEventManager().getListeners().stream()
-                .filter(StartWithoutDatabase.class::isInstance).map(StartWithoutDatabase.class::cast).findFirst();
+    /** Whether a session of this application started without its database (then its schema is still to be brought up to date). */
+    public static boolean anyStartedWithoutDatabase() {
+        return anyStartedWithout;
     }
 
     /** The stand-in for a connection the login could not make: {@code close()} does nothing, anything else throws. */
@@ -106,9 +107,10 @@ public class StartWithoutDatabase extends SessionEventAdapter {
             try {
                 return connector.connect(properties, session);
             } catch (DatabaseException unreachable) {
-                if (!owner.loggingIn.get() || !DatabaseUnreachable.behind(unreachable)) {
+                if (owner.loggingIn != Thread.currentThread() || !DatabaseUnreachable.behind(unreachable)) {
                     throw unreachable;
                 }
+                anyStartedWithout = true;
                 if (owner.startedWithout.compareAndSet(false, true)) {
                     LOG.log(Level.WARNING, "database unreachable at start: starting without it; every use asks for a connection"
                             + " again and works once it answers ({0})", firstLine(unreachable));
