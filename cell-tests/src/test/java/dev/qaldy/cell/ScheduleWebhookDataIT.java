@@ -50,7 +50,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * credential, and answers 503 while it is down. Durations shortened through config, not weakened:
  * the scheduler looks every 2 s, cron takes a seconds field ({@code qaldy.scheduler.allow-seconds})
  * so "every 5 seconds" stands in for "every hour", and the catch-up window is 15 s instead of 6 h;
- * a standard 5-field every-minute schedule runs beside them all along, on whole minutes.
+ * a standard 5-field every-minute schedule runs beside them all along, on whole minutes. Last, a
+ * control plane started while its database is down runs and waits for it, then catches up each
+ * schedule once.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ScheduleWebhookDataIT {
@@ -304,7 +306,68 @@ class ScheduleWebhookDataIT {
                 .anyMatch(r -> r.getString("state").equals("succeeded")));
     }
 
+    @Test
+    @Order(7)
+    void a_control_plane_started_while_its_database_is_down_waits_for_it_and_then_catches_up_once_per_schedule() throws Exception {
+        long second = Person.json(addSchedule("*/" + PERIOD + " * * * * *").body()).getJsonNumber("id").longValue();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> lastFired(second).isAfter(Instant.EPOCH) && lastFired(capped).isAfter(Instant.EPOCH));
+        Map<Long, Instant> before = Map.of(capped, lastFired(capped), second, lastFired(second));
+        Instant minuteBefore = lastFired(everyMinute);
+        // Served once before the outage (seed: pages already served still load; one never served needs the API).
+        assertThat(owner.get(APP, "/").statusCode()).isEqualTo(200);
+
+        cell.qaldy("stop", "db");
+        cell.qaldy("stop", "control", "--kill");
+        Cell.Run started = cell.run(Map.of(), Duration.ofMinutes(6), "start", "control");
+        assertThat(started.exit()).as("start says the control plane waits for its database: " + started.output()).isEqualTo(3);
+        assertThat(started.output()).contains("waits for its database");
+        assertThat(ProcessHandle.of(cell.pid("control")).map(ProcessHandle::isAlive)).as("the control plane runs").hasValue(true);
+        assertThat(control("/health/live").statusCode()).isEqualTo(200);
+        HttpResponse<String> ready = control("/health/ready");
+        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(503);
+        assertThat(Person.json(ready.body()).getJsonArray("checks").getValuesAs(JsonObject.class))
+                .anyMatch(c -> c.getString("name").equals("database") && c.getString("status").equals("DOWN"));
+
+        long start = System.nanoTime();
+        HttpResponse<String> api = owner.api("GET", "/apps/" + APP + "/schedules", null);
+        assertThat(api.statusCode()).as(api.body()).isEqualTo(503);
+        assertThat(api.headers().firstValue("Retry-After")).isPresent();
+        assertThat(api.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+        assertThat(api.body()).doesNotContain("Exception");
+        assertThat((System.nanoTime() - start) / 1_000_000).as("never a hang").isLessThan(10_000);
+        HttpResponse<String> page = owner.get(APP, "/");
+        String seen = page.statusCode() + " " + page.headers().map().entrySet().stream().filter(h -> h.getKey().startsWith("x-qaldy"))
+                .toList() + " " + page.body().substring(0, Math.min(300, page.body().length()));
+        assertThat(page.headers().firstValue("X-Qaldy-Access").orElse("")).as("the gate lets them in from its copy: " + seen)
+                .isIn("fresh-copy", "outage-copy");
+        assertThat(page.statusCode()).as("a person who opened the app keeps it: " + seen).isEqualTo(200);
+
+        cell.qaldy("start", "db");
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> control("/health/ready").statusCode() == 200);
+        for (long schedule : before.keySet()) {
+            awaitRun(r -> isCatchUpOf(r, schedule, before.get(schedule)), Duration.ofSeconds(60));
+        }
+        Thread.sleep(8_000); // four more scheduler ticks: still one each
+        for (long schedule : before.keySet()) {
+            List<JsonObject> caughtUp = runsOf(schedule).stream().filter(r -> isCatchUpOf(r, schedule, before.get(schedule))).toList();
+            assertThat(caughtUp).as("one catch-up of schedule " + schedule).hasSize(1);
+            assertThat(runsOf(schedule)).extracting(r -> r.getString("tick")).doesNotHaveDuplicates();
+            String tick = caughtUp.get(0).getString("tick");
+            assertThat(audit()).anyMatch(e -> e.getString("actor").equals("scheduler.catchup") && e.getString("target").contains(tick));
+        }
+        assertThat(runsOf(everyMinute).stream().filter(r -> isCatchUpOf(r, everyMinute, minuteBefore)))
+                .as("a whole-minute tick is caught up at most once").hasSizeLessThanOrEqualTo(1);
+    }
+
     // ---- helpers
+
+    /** A GET straight at the control plane (not through the gate). */
+    static HttpResponse<String> control(String path) throws Exception {
+        return cell.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("control") + path))
+                .timeout(Duration.ofSeconds(30)).GET().build());
+    }
 
     /** Writers of 8 KiB records straight to the control plane (not through the gate's rate limits), each with its checksum. */
     final class Writers {

@@ -1,7 +1,9 @@
 package dev.qaldy.control.platform.boundary;
 
 import jakarta.annotation.Resource;
+import dev.qaldy.control.platform.control.SchemaUpdate;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,7 +13,11 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-/** Ready when the database answers a trivial query within 2 s (MicroProfile Health {@code /health/ready}). */
+/**
+ * Ready when the database answers a trivial query within 2 s (MicroProfile Health {@code /health/ready})
+ * and the schema is up to date (after a start without the database, {@link SchemaUpdate} brings it up to
+ * date first).
+ */
 @Readiness
 @ApplicationScoped
 public class DatabaseReadiness implements HealthCheck {
@@ -22,6 +28,9 @@ public class DatabaseReadiness implements HealthCheck {
     @Resource(lookup = "jdbc/qaldy")
     DataSource database;
 
+    @Inject
+    SchemaUpdate schema;
+
     @Override
     public HealthCheckResponse call() {
         try (Connection connection = database.getConnection(); Statement statement = connection.createStatement()) {
@@ -29,6 +38,7 @@ public class DatabaseReadiness implements HealthCheck {
             try (ResultSet result = statement.executeQuery("SELECT 1")) {
                 result.next();
             }
+            schema.afterDatabaseAnswered();
             return HealthCheckResponse.named("database").up().build();
         } catch (SQLException | RuntimeException e) {
             return HealthCheckResponse.named("database").down().withData("error", e.getClass().getSimpleName()).build();

@@ -1,19 +1,16 @@
 package dev.qaldy.control.platform.boundary;
 
+import dev.qaldy.control.platform.control.DatabaseUnreachable;
 import dev.qaldy.control.platform.control.QaldyException;
 import dev.qaldy.control.platform.control.TooManyAttempts;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
-import jakarta.resource.spi.ResourceAllocationException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
-import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLTransientConnectionException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -33,9 +30,6 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
 
     /** The problem media type of RFC 9457. */
     public static final String PROBLEM_JSON = "application/problem+json";
-    /** H2's SQLState for a broken connection to its TCP server. */
-    static final String H2_CONNECTION_BROKEN = "90067";
-
     /** Seconds a client should wait before retrying while the database is unreachable. */
     static final int DATABASE_RETRY_SECONDS = 5;
 
@@ -96,7 +90,7 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
                     FIXED_DETAILS.getOrDefault(status, "The request cannot be served."), headers);
         }
         String reference = UUID.randomUUID().toString();
-        if (databaseUnreachable(thrown)) {
+        if (DatabaseUnreachable.behind(thrown)) {
             log.log(Level.WARNING, "database unreachable, reference {0}: {1}", new Object[] {reference, thrown});
             return new Problem(503, "about:blank", "Service Unavailable",
                     "The control plane's database is unreachable; try again shortly (reference " + reference + ").",
@@ -117,26 +111,5 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
             current = current.getCause();
         }
         return null;
-    }
-
-    /**
-     * Whether a lost database connection is behind {@code thrown}: a connection exception of JDBC
-     * (or SQLState class 08, or H2's 90067 "connection broken", which Open Liberty passes on as a
-     * plain {@code SQLNonTransientException}), a refused socket, or a pool that cannot allocate a
-     * connection.
-     */
-    static boolean databaseUnreachable(Throwable thrown) {
-        Throwable current = thrown;
-        for (int depth = 0; current != null && depth < 30; depth++) {
-            if (current instanceof SQLNonTransientConnectionException || current instanceof SQLTransientConnectionException
-                    || current instanceof ResourceAllocationException
-                    || current instanceof java.net.ConnectException
-                    || (current instanceof SQLException sql && sql.getSQLState() != null
-                            && (sql.getSQLState().startsWith("08") || H2_CONNECTION_BROKEN.equals(sql.getSQLState())))) {
-                return true;
-            }
-            current = current.getCause();
-        }
-        return false;
     }
 }

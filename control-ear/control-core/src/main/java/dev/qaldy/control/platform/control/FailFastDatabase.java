@@ -9,7 +9,8 @@ import org.eclipse.persistence.sessions.Session;
  * EclipseLink retries a read that failed on a communication error 3 times, 5 s apart, so with the
  * database down every person waited 15 s for the 503 (found by {@code bin/qaldy drill}; seed: the
  * API answers a failure, it does not hang). One quick retry is kept, for a pooled connection that
- * went stale when the database restarted.
+ * went stale when the database restarted. It also registers {@link StartWithoutDatabase}, so the control
+ * plane starts while its database is unreachable (issue 6).
  */
 public class FailFastDatabase implements SessionCustomizer {
 
@@ -24,5 +25,6 @@ public class FailFastDatabase implements SessionCustomizer {
             login.setQueryRetryAttemptCount(RETRIES);
             login.setDelayBetweenConnectionAttempts(RETRY_DELAY_MS);
         }
+        session.getEventManager().addListener(new StartWithoutDatabase());
     }
 }
