@@ -17,6 +17,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -64,6 +65,12 @@ public class Housekeeping {
 
     private final AtomicBoolean busy = new AtomicBoolean();
 
+    /** Whether the builds an earlier process left unfinished were failed (needs the database once). */
+    private final AtomicBoolean interruptedBuildsChecked = new AtomicBoolean();
+
+    /** When this control plane started; builds uploaded before it and still unfinished were interrupted. */
+    volatile Instant startedAt;
+
     /** Between sweeps, ms. */
     static final long SWEEP_INTERVAL_MS = 60_000;
 
@@ -85,22 +92,31 @@ public class Housekeeping {
 
     @PostConstruct
     void start() {
+        startedAt = builds.now();
         arm();
         failInterruptedBuilds();
     }
 
+    /**
+     * Fails the builds an earlier process left queued or running, once: at start, or at the first
+     * sweep that reaches the database if it was down at start. Never throws.
+     */
     void failInterruptedBuilds() {
+        if (interruptedBuildsChecked.get()) {
+            return;
+        }
         try {
-            int failed = builds.failInterrupted();
+            int failed = builds.failInterrupted(startedAt);
+            interruptedBuildsChecked.set(true);
             if (failed > 0) {
                 log.log(Level.INFO, "failed {0} builds interrupted by a restart", failed);
             }
         } catch (RuntimeException e) {
-            log.log(Level.WARNING, "cannot check for interrupted builds (database down?): {0}", e.toString());
+            log.log(Level.WARNING, "cannot check for interrupted builds yet (database down?), trying again each minute: {0}",
+                    e.toString());
         }
     }
 
-    /** Every minute: deletes what no longer counts; never throws, so a bad minute does not stop the timer. */
     /** Every minute: hands {@link #sweepNow()} to the executor; never throws, never waits for the database. */
     @Timeout
     public void sweep() {
@@ -115,8 +131,9 @@ public class Housekeeping {
         }
     }
 
-    /** Deletes what no longer counts; never throws (the next minute tries again). */
+    /** Fails interrupted builds if not done yet, deletes what no longer counts; never throws (the next minute tries again). */
     void sweepNow() {
+        failInterruptedBuilds();
         try {
             int expiredTickets = tickets.purgeExpired();
             int oldFailures = throttle.forgetOld();

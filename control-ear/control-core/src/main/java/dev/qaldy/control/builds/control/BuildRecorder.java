@@ -10,6 +10,7 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import jakarta.transaction.Transactional.TxType;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 
 /** Records a build's progress, one short transaction per step (the builder runs outside any request). */
@@ -56,18 +57,28 @@ public class BuildRecorder {
     }
 
     /**
-     * Fails every build still queued or running: called at start-up, when no builder can be
-     * working on them any more.
+     * Fails every build still queued or running that was uploaded before {@code startedAt} (this
+     * control plane's start): no builder of this process can be working on them any more, and a
+     * build uploaded since is this process's own. Called at start-up, and again later if the
+     * database was down then (so a control plane started during a database outage still fails them).
      *
+     * @param startedAt when this control plane started (wall clock of the injected Clock)
      * @return how many builds were failed
+     * @throws jakarta.persistence.PersistenceException when the database cannot be reached
      */
-    public int failInterrupted() {
+    public int failInterrupted(Instant startedAt) {
         List<Build> unfinished = em.createNamedQuery(Build.UNFINISHED, Build.class)
-                .setParameter("statuses", List.of(BuildStatus.QUEUED, BuildStatus.RUNNING)).getResultList();
+                .setParameter("statuses", List.of(BuildStatus.QUEUED, BuildStatus.RUNNING))
+                .setParameter("before", startedAt.toEpochMilli()).getResultList();
         for (Build build : unfinished) {
             build.fail(List.of("the control plane restarted before this build finished; upload the archive again"),
                     clock.instant());
         }
         return unfinished.size();
+    }
+
+    /** This control plane's clock's now: the start-up mark for {@link #failInterrupted(Instant)}. */
+    public Instant now() {
+        return clock.instant();
     }
 }

@@ -30,7 +30,7 @@ import java.util.Objects;
 @Table(name = "BUILDS", uniqueConstraints = @UniqueConstraint(name = "BUILDS_APP_VERSION_UQ", columnNames = {"APP_ID", "VERSION"}))
 @NamedQuery(name = Build.OF_APP, query = "SELECT b FROM Build b WHERE b.app = :app ORDER BY b.version DESC")
 @NamedQuery(name = Build.BY_VERSION, query = "SELECT b FROM Build b WHERE b.app = :app AND b.version = :version")
-@NamedQuery(name = Build.UNFINISHED, query = "SELECT b FROM Build b WHERE b.status IN :statuses")
+@NamedQuery(name = Build.UNFINISHED, query = "SELECT b FROM Build b WHERE b.status IN :statuses AND b.createdAt < :before")
 @NamedQuery(name = Build.DELETE_OF_APP, query = "DELETE FROM Build b WHERE b.app = :app")
 public class Build {
 
