@@ -208,8 +208,12 @@ class ScheduleWebhookDataIT {
         HttpResponse<String> replay = deliver(body, key);
         assertThat(replay.statusCode()).isEqualTo(202);
         assertThat(Person.json(replay.body()).getString("deliveryId")).isEqualTo(deliveryId);
+        HttpResponse<String> recordedAndReplayedLater = deliver(body, "new-id-" + key, Instant.now().minusSeconds(600).getEpochSecond());
+        assertThat(recordedAndReplayedLater.statusCode()).as(recordedAndReplayedLater.body()).isEqualTo(401);
+        assertThat(recordedAndReplayedLater.body()).contains("signature timestamp too old").doesNotContain("Exception");
         Thread.sleep(3_000);
-        assertThat(runs()).filteredOn(r -> "ping".equals(r.getString("hook", null))).as("the replay is not run twice").hasSize(1);
+        assertThat(runs()).filteredOn(r -> "ping".equals(r.getString("hook", null)))
+                .as("neither the replay nor the old recording under a new id is run again").hasSize(1);
 
         writers.assertNothingHalfWritten();
         assertThat(owner.api("GET", "/apps/" + APP + "/data/entries", null).body()).as("nothing signed while down")
@@ -384,16 +388,23 @@ class ScheduleWebhookDataIT {
         }
     }
 
-    static String sign(byte[] body) throws Exception {
+    /** {@code Qaldy-Signature: t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">}, as a sender computes it. */
+    static String sign(long t, byte[] body) throws Exception {
         Mac mac = Mac.getInstance("HmacSHA256");
         mac.init(new SecretKeySpec(hookSecret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+        mac.update((t + ".").getBytes(StandardCharsets.UTF_8));
+        return "t=" + t + ",v1=" + HexFormat.of().formatHex(mac.doFinal(body));
     }
 
+    /** A delivery signed now, as a sender signs each attempt. */
     static HttpResponse<String> deliver(byte[] body, String key) throws Exception {
+        return deliver(body, key, Instant.now().getEpochSecond());
+    }
+
+    static HttpResponse<String> deliver(byte[] body, String key, long signedAt) throws Exception {
         return cell.send(cell.request(cell.publicHost(), "/hooks/" + APP + "/ping")
                 .header("Content-Type", "application/json")
-                .header("X-Qaldy-Signature", sign(body))
+                .header("Qaldy-Signature", sign(signedAt, body))
                 .header("Idempotency-Key", key)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
     }

@@ -200,8 +200,9 @@ export function hooksSection(ctx, name) {
         h('dl', { class: 'facts' },
           h('dt', {}, 'Address'), h('dd', {}, h('code', { class: 'break' }, String(hook.url))),
           h('dt', {}, 'Secret'), h('dd', {}, h('code', { class: 'break', id: 'hook-secret-value' }, String(hook.secret)))),
-        h('p', { class: 'hint' }, 'Senders POST to the address with the header X-Qaldy-Signature: sha256=<hex of HMAC-SHA256 of the ' +
-          'raw body with this secret>, and an Idempotency-Key to make retries safe.'));
+        h('p', { class: 'hint' }, 'Senders POST to the address with the header Qaldy-Signature: t=<unix seconds>,v1=<hex of ' +
+          'HMAC-SHA256 of "<t>.<raw body>" with this secret>, signed when sent (a timestamp more than 5 minutes off is ' +
+          'refused), and an Idempotency-Key to make retries safe.'));
       secretBox.hidden = false;
       loadHooks();
     });

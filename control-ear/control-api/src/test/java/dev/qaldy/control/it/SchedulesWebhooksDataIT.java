@@ -169,17 +169,24 @@ class SchedulesWebhooksDataIT {
         return api.get("api/v1/audit?limit=200", person.token()).json().getJsonArray("entries").getValuesAs(JsonObject.class);
     }
 
+    /** {@code Qaldy-Signature} as a sender computes it now. */
     static String sign(String secret, byte[] body) throws Exception {
+        return sign(secret, Instant.now().getEpochSecond(), body);
+    }
+
+    /** {@code t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">}, computed here, not with the code under test. */
+    static String sign(String secret, long t, byte[] body) throws Exception {
         Mac mac = Mac.getInstance("HmacSHA256");
         mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+        mac.update((t + ".").getBytes(StandardCharsets.UTF_8));
+        return "t=" + t + ",v1=" + HexFormat.of().formatHex(mac.doFinal(body));
     }
 
     Reply deliver(String app, String hook, byte[] body, String signature, String key) {
         Map<String, String> headers = new java.util.LinkedHashMap<>();
         headers.put("Content-Type", "application/json");
         if (signature != null) {
-            headers.put("X-Qaldy-Signature", signature);
+            headers.put("Qaldy-Signature", signature);
         }
         if (key != null) {
             headers.put("Idempotency-Key", key);
@@ -293,7 +300,19 @@ class SchedulesWebhooksDataIT {
 
         assertProblem(deliver(app, "ci", body, null, null), 401, "missing");
         assertProblem(deliver(app, "ci", body, sign("not the secret", body), null), 401, "wrong");
-        assertProblem(deliver(app, "ci", body, "sha256=" + "0".repeat(64), null), 401, "wrong");
+        assertProblem(deliver(app, "ci", body, "t=" + Instant.now().getEpochSecond() + ",v1=" + "0".repeat(64), null), 401, "wrong");
+        assertProblem(deliver(app, "ci", body, "sha256=" + "0".repeat(64), null), 401, "malformed");
+        assertProblem(deliver(app, "ci", body, null, null), 401, "missing");
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        Map<String, String> oldScheme = Map.of("Content-Type", "application/json",
+                "X-Qaldy-Signature", "sha256=" + HexFormat.of().formatHex(mac.doFinal(body)));
+        assertProblem(api.send("api/v1/hooks/" + app + "/ci", oldScheme, "POST", BodyPublishers.ofByteArray(body)), 401,
+                "X-Qaldy-Signature header (sha256=…) is no longer accepted");
+        long now = Instant.now().getEpochSecond();
+        assertProblem(deliver(app, "ci", body, sign(secret, now - 600, body), "recorded-" + UUID.randomUUID()), 401,
+                "signature timestamp too old");
+        assertProblem(deliver(app, "ci", body, sign(secret, now + 600, body), null), 401, "signature timestamp too far in the future");
         assertProblem(deliver(app, "nope", body, sign(secret, body), null), 404, "no such webhook");
         assertProblem(deliver("no-such-app-" + RUN, "ci", body, sign(secret, body), null), 404, "no such webhook");
         byte[] big = new byte[256 * 1024 + 1];
@@ -309,7 +328,7 @@ class SchedulesWebhooksDataIT {
         assertThat(replay.header("X-Qaldy-Replayed")).isEqualTo("true");
         byte[] other = "{\"build\":2}".getBytes(StandardCharsets.UTF_8);
         assertProblem(deliver(app, "ci", other, sign(secret, other), key), 409, "different body");
-        Map<String, String> viaDeliveryHeader = Map.of("Content-Type", "application/json", "X-Qaldy-Signature", sign(secret, body),
+        Map<String, String> viaDeliveryHeader = Map.of("Content-Type", "application/json", "Qaldy-Signature", sign(secret, body),
                 "X-Qaldy-Delivery", key);
         Reply sameKeyOtherHeader = api.send("api/v1/hooks/" + app + "/ci", viaDeliveryHeader, "POST", BodyPublishers.ofByteArray(body));
         assertThat(sameKeyOtherHeader.json().getString("deliveryId")).isEqualTo(first.json().getString("deliveryId"));
