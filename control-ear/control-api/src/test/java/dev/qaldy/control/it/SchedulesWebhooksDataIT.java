@@ -244,6 +244,43 @@ class SchedulesWebhooksDataIT {
                 .extracting(e -> e.getString("action")).contains("schedule.create", "schedule.delete");
     }
 
+    @Test
+    @Order(2)
+    void a_schedule_or_hook_naming_a_job_the_live_version_does_not_register_is_refused_listing_the_jobs_it_does() {
+        String app = createApp(owner);
+        String path = "api/v1/apps/" + app + "/schedules";
+        Reply beforeAnyVersion = api.post(path, json("cron", "0 * * * *", "job", "digest"), owner.token());
+        assertThat(beforeAnyVersion.status()).as(beforeAnyVersion.toString()).isEqualTo(201);
+        assertThat(beforeAnyVersion.json().getString("note")).contains("has no live version yet")
+                .contains("\"digest\" could not be checked");
+
+        byte[] zip = Zips.of(Map.of("qaldy.json", "{\"name\":\"" + app + "\",\"kind\":\"app\"}",
+                "public/index.html", "<h1>jobs</h1>",
+                "server.js", "app.job('report', function (ctx) {}); app.job('digest', function (ctx) { console.log(ctx.app); });"));
+        Reply queued = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(zip), owner.token());
+        assertThat(queued.status()).as(queued.toString()).isEqualTo(202);
+        JsonObject[] build = new JsonObject[1];
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            build[0] = api.get("api/v1/apps/" + app + "/builds/1", owner.token()).json();
+            return build[0].getString("status").equals("succeeded") || build[0].getString("status").equals("failed");
+        });
+        assertThat(build[0].getString("status")).as(build[0].toString()).isEqualTo("succeeded");
+        assertThat(build[0].getJsonArray("log").getValuesAs(JsonString::getString)).contains("jobs (app.job): digest, report");
+        assertThat(api.put("api/v1/apps/" + app + "/live", json("version", 1), owner.token()).status()).isEqualTo(200);
+
+        assertProblem(api.post(path, json("cron", "0 * * * *", "job", "digset"), owner.token()), 400,
+                "the live version 1 of " + app + " has no job handler named \"digset\"; its server.js registers these jobs: digest, report");
+        assertProblem(api.post("api/v1/apps/" + app + "/hooks", json("name", "ci", "job", "nope"), owner.token()), 400,
+                "registers these jobs: digest, report");
+        assertThat(api.get(path, owner.token()).array()).as("nothing was added for the refused job").hasSize(1);
+        Reply known = api.post(path, json("cron", "0 * * * *", "job", "report"), owner.token());
+        assertThat(known.status()).as(known.toString()).isEqualTo(201);
+        assertThat(known.json().get("note")).isIn(null, JsonValue.NULL);
+        Reply hook = api.post("api/v1/apps/" + app + "/hooks", json("name", "ci", "job", "digest"), owner.token());
+        assertThat(hook.status()).as(hook.toString()).isEqualTo(201);
+        assertThat(hook.json().get("note")).isIn(null, JsonValue.NULL);
+    }
+
     // ---- webhooks
 
     @Test

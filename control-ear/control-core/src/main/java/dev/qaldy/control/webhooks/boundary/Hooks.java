@@ -6,6 +6,7 @@ import dev.qaldy.control.apps.entity.App;
 import dev.qaldy.control.audit.entity.Audited;
 import dev.qaldy.control.platform.control.Conflict;
 import dev.qaldy.control.platform.control.NotFound;
+import dev.qaldy.control.schedules.control.LiveJobs;
 import dev.qaldy.control.schedules.entity.JobName;
 import dev.qaldy.control.schedules.entity.Run;
 import dev.qaldy.control.schedules.entity.RunQueued;
@@ -43,8 +44,12 @@ public class Hooks {
     /** Most hooks one app may have. */
     public static final int MAX_PER_APP = 20;
 
-    /** A new hook as its owner sees it once, with its secret. */
-    public record Created(Hook hook, String secret, String url) {
+    /**
+     * A new hook as its owner sees it once, with its secret.
+     *
+     * @param note null when the live version registers the hook's job; else why it could not be checked
+     */
+    public record Created(Hook hook, String secret, String url, String note) {
     }
 
     /**
@@ -72,6 +77,9 @@ public class Hooks {
     Event<RunQueued> queued;
 
     @Inject
+    LiveJobs liveJobs;
+
+    @Inject
     @ConfigProperty(name = "qaldy.public-url", defaultValue = "http://localhost:8080")
     String publicUrl;
 
@@ -94,13 +102,15 @@ public class Hooks {
     /**
      * Creates a hook with a new secret (owner only).
      *
-     * @throws dev.qaldy.control.platform.control.InvalidInput for a bad name or job
+     * @throws dev.qaldy.control.platform.control.InvalidInput for a bad name or job, or a job the live version does
+     *         not register ({@link LiveJobs}; no live version yet: created with a note)
      * @throws Conflict when the name is taken in this app, or the app has {@value #MAX_PER_APP} hooks
      */
     public Created create(Session me, String appName, String name, String job) {
         Hook.checkName(name);
         JobName.check(job);
         App app = guard.ownedForUpdate(me, appName);
+        String note = liveJobs.check(app, job);
         if (byName(app, name) != null) {
             throw new Conflict(appName + " already has a hook named " + name);
         }
@@ -111,7 +121,7 @@ public class Hooks {
         Hook hook = new Hook(app, name, job, secret, me.email(), clock.instant());
         em.persist(hook);
         audit.fire(new Audited(me.email(), Hook.AUDIT_CREATE, app.id(), app.name(), "hook " + name + " runs job " + job));
-        return new Created(hook, secret, url(app.name(), name));
+        return new Created(hook, secret, url(app.name(), name), note);
     }
 
     /**
