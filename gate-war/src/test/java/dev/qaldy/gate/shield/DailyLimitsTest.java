@@ -134,6 +134,31 @@ class DailyLimitsTest {
         assertThat(days.count("guestbook", 5).allowed()).isFalse();
     }
 
+    /**
+     * Issue 5's "Time" bullet, both at once: Berlin's 25-hour fall-back day and a wall-clock step
+     * back of an hour just after its midnight. Today's count stands, no earlier day reopens, and the
+     * next day starts once, when the wall clock reaches 2025-10-27 00:00 (25 h 30 min of real time
+     * after 00:30 CEST, the hour of the step included), never before.
+     */
+    @Test
+    void onTheTwentyFiveHourDayAWallStepBackNeitherReopensYesterdayNorResetsTwice() {
+        FakeTime time = at("2025-10-26T00:30", BERLIN);
+        DailyLimits days = new DailyLimits(time, time, BERLIN, 100);
+        assertThat(countAll(days, "guestbook", 3)).isEqualTo(3);
+        time.stepWall(Duration.ofHours(-1)); // the wall clock shows 2025-10-25 23:30
+        Outcome held = days.count("guestbook", 3);
+        assertThat(held.allowed()).as("yesterday is not reopened").isFalse();
+        assertThat(Duration.ofNanos(held.nanosToNextDay())).isEqualTo(Duration.ofHours(25).plusMinutes(30));
+        assertThat(countAll(days, "memo", 3)).as("an app first seen after the step is not blocked").isEqualTo(3);
+
+        time.pass(Duration.ofHours(25).plusMinutes(30).minusSeconds(1));
+        assertThat(days.count("guestbook", 3).allowed()).isFalse();
+        time.pass(Duration.ofSeconds(1));
+        assertThat(countAll(days, "guestbook", 3)).as("the next day, once").isEqualTo(3);
+        time.pass(Duration.ofHours(23));
+        assertThat(days.count("guestbook", 3).allowed()).as("no second reset within that day").isFalse();
+    }
+
     @Test
     void aStepForwardDoesNotBlockAnAppThatHasRequestsLeft() {
         FakeTime time = at("2025-06-01T22:00", ZoneId.of("UTC"));
