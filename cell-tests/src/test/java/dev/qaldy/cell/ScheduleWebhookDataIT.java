@@ -141,6 +141,19 @@ class ScheduleWebhookDataIT {
     }
 
     @Test
+    @Order(1)
+    void a_json_body_nested_3000_levels_deep_is_the_senders_400_from_the_runtime_host_not_the_apps_500() throws Exception {
+        String deep = "{\"name\":\"Eve\",\"message\":" + "[".repeat(3000) + "]".repeat(3000) + "}";
+        HttpResponse<String> refused = owner.postJsonForJson(APP, "/api/sign", deep);
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(refused.body()).contains("urn:qaldy:problem:json-too-deep").contains("nested too deeply")
+                .doesNotContain("this app hit an error").doesNotContain("Exception");
+        HttpResponse<String> fine = owner.postJson(APP, "/api/sign", "{\"name\":\"Ada\",\"message\":\"still fine\"}");
+        assertThat(fine.statusCode()).as(fine.body()).isEqualTo(200);
+    }
+
+    @Test
     @Order(2)
     void an_outage_over_two_ticks_gives_one_catch_up_webhooks_and_data_answer_503_and_a_killed_write_leaves_nothing_half_written()
             throws Exception {
