@@ -71,6 +71,21 @@ public class JobServlet extends HttpServlet {
     @ConfigProperty(name = "qaldy.runtime.max-json-depth", defaultValue = "256")
     transient int maxJsonDepth;
 
+    public JobServlet() {
+    }
+
+    /** As CDI wires it; for tests. */
+    public JobServlet(CellCredentials credentials, AppCode appCode, Sandbox sandbox, RunCap cap, Logger log,
+            Duration retryAfter, int maxJsonDepth) {
+        this.credentials = credentials;
+        this.appCode = appCode;
+        this.sandbox = sandbox;
+        this.cap = cap;
+        this.log = log;
+        this.retryAfter = retryAfter;
+        this.maxJsonDepth = maxJsonDepth;
+    }
+
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         try {
