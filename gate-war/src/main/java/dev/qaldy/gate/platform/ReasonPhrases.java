@@ -26,7 +26,7 @@ import java.util.logging.Logger;
  *
  * <p>What: at start, for each code of {@link #PHRASES} that Grizzly's table does not know, this adds
  * the standard phrase to it (by reflection: nothing here is compiled against Grizzly; on any other
- * server, Open Liberty included, it finds nothing and does nothing — Liberty has the phrases).
+ * server, Open Liberty included, it finds nothing and does nothing; Liberty writes its own phrases).
  * Codes Grizzly knows (400–417, 500–505: 413 "Request Entity Too Large", 503 "Service
  * Unavailable") are left as they are. The table is the server's, so an upstream's 422 or 451 that
  * the gate passes on gets its phrase too.
