@@ -179,7 +179,7 @@ class ShieldSettingsIT {
     /**
      * A daily 429 in the owner's zone: the page names it, and {@code Retry-After} counts to a start
      * of day on Kiritimati's grid (shifted {@value #KIRITIMATI_SHIFT_MS} ms before UTC's), not UTC's.
-     * The bound is two days: a zone change lengthens the day in force by less than a day.
+     * The bound is three days: each of the two zone changes lengthens the day in force by less than a day.
      */
     private static void assertDailyLimit(HttpResponse<String> response) {
         long receivedMs = System.currentTimeMillis();
@@ -196,7 +196,9 @@ class ShieldSettingsIT {
         assertThat(response.headers().firstValue("X-Qaldy-Shield")).hasValue("daily-limit");
         assertThat(response.headers().firstValue("RateLimit-Limit")).hasValue(Integer.toString(PER_DAY));
         long retryAfter = Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow());
-        assertThat(retryAfter).as("until the shortened day ends").isBetween(1L, 2 * DAY_SECONDS);
+        // The app's counter opens in UTC (@BeforeAll) and its zone then changes twice (Europe/Berlin in the
+        // console, Pacific/Kiritimati through the API): each change lengthens the day in force by less than a day.
+        assertThat(retryAfter).as("until the shortened day ends").isBetween(1L, 3 * DAY_SECONDS);
         assertThat(response.body()).contains("daily limit");
     }
 }
