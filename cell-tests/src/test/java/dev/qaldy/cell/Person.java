@@ -156,6 +156,12 @@ public final class Person {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
+    /** As {@link #postJson}, from a script that wants JSON back ({@code Accept: application/json}), e.g. a fetch. */
+    public HttpResponse<String> postJsonForJson(String app, String path, String body) throws Exception {
+        return cell.send(browser(app, path).setHeader("Accept", "application/json").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
     private HttpRequest.Builder browser(String app, String path) {
         return browserRequest("gate", app, path);
     }

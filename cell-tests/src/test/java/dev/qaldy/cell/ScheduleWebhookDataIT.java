@@ -143,6 +143,23 @@ class ScheduleWebhookDataIT {
     }
 
     @Test
+    @Order(1)
+    void a_json_body_nested_3000_levels_deep_is_the_senders_400_from_the_runtime_host_not_the_apps_500() throws Exception {
+        String deep = "{\"name\":\"Eve\",\"message\":" + "[".repeat(3000) + "]".repeat(3000) + "}";
+        HttpResponse<String> refused = owner.postJsonForJson(APP, "/api/sign", deep);
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(refused.body()).contains("urn:qaldy:problem:json-too-deep").contains("nested too deeply")
+                .doesNotContain("this app hit an error").doesNotContain("Exception");
+        // 255 levels, within the bound: parsed and handed to the app, whose own check answers (and writes nothing,
+        // so the data counts of the later tests stay as they are)
+        String withinBound = "{\"name\":\"Ada\",\"message\":" + "[".repeat(254) + "]".repeat(254) + "}";
+        HttpResponse<String> reachedTheApp = owner.postJsonForJson(APP, "/api/sign", withinBound);
+        assertThat(reachedTheApp.statusCode()).as(reachedTheApp.body()).isEqualTo(400);
+        assertThat(reachedTheApp.body()).contains("Your message must be 1 to").doesNotContain("json-too-deep");
+    }
+
+    @Test
     @Order(2)
     void an_outage_over_two_ticks_gives_one_catch_up_webhooks_and_data_answer_503_and_a_killed_write_leaves_nothing_half_written()
             throws Exception {
@@ -210,8 +227,12 @@ class ScheduleWebhookDataIT {
         HttpResponse<String> replay = deliver(body, key);
         assertThat(replay.statusCode()).isEqualTo(202);
         assertThat(Person.json(replay.body()).getString("deliveryId")).isEqualTo(deliveryId);
+        HttpResponse<String> recordedAndReplayedLater = deliver(body, "new-id-" + key, Instant.now().minusSeconds(600).getEpochSecond());
+        assertThat(recordedAndReplayedLater.statusCode()).as(recordedAndReplayedLater.body()).isEqualTo(401);
+        assertThat(recordedAndReplayedLater.body()).contains("signature timestamp too old").doesNotContain("Exception");
         Thread.sleep(3_000);
-        assertThat(runs()).filteredOn(r -> "ping".equals(r.getString("hook", null))).as("the replay is not run twice").hasSize(1);
+        assertThat(runs()).filteredOn(r -> "ping".equals(r.getString("hook", null)))
+                .as("neither the replay nor the old recording under a new id is run again").hasSize(1);
 
         writers.assertNothingHalfWritten();
         assertThat(owner.api("GET", "/apps/" + APP + "/data/entries", null).body()).as("nothing signed while down")
@@ -447,16 +468,23 @@ class ScheduleWebhookDataIT {
         }
     }
 
-    static String sign(byte[] body) throws Exception {
+    /** {@code Qaldy-Signature: t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">}, as a sender computes it. */
+    static String sign(long t, byte[] body) throws Exception {
         Mac mac = Mac.getInstance("HmacSHA256");
         mac.init(new SecretKeySpec(hookSecret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+        mac.update((t + ".").getBytes(StandardCharsets.UTF_8));
+        return "t=" + t + ",v1=" + HexFormat.of().formatHex(mac.doFinal(body));
     }
 
+    /** A delivery signed now, as a sender signs each attempt. */
     static HttpResponse<String> deliver(byte[] body, String key) throws Exception {
+        return deliver(body, key, Instant.now().getEpochSecond());
+    }
+
+    static HttpResponse<String> deliver(byte[] body, String key, long signedAt) throws Exception {
         return cell.send(cell.request(cell.publicHost(), "/hooks/" + APP + "/ping")
                 .header("Content-Type", "application/json")
-                .header("X-Qaldy-Signature", sign(body))
+                .header("Qaldy-Signature", sign(signedAt, body))
                 .header("Idempotency-Key", key)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
     }

@@ -26,13 +26,20 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * lowers the app's daily limit and blocks a user agent through the API, the gate learns it in the background and answers
  * 429 with {@code Retry-After}; with the control plane killed the limit still holds, resets at the
  * time the gate said (the shield's "day" is shortened to {@value #DAY_SECONDS} s through config) and
- * holds again after the reset, also in a gate restarted during the outage.
+ * holds again after the reset, also in a gate restarted during the outage. The owner's day zone
+ * (Pacific/Kiritimati, UTC+14) reaches the gate and stays in force with the API down, on disk too: a
+ * shortened day is shifted by the zone's offset scaled to its length (14 h of 24 is
+ * {@value #KIRITIMATI_SHIFT_MS} ms of a {@value #DAY_SECONDS} s "day"), so each 429 counts to a
+ * start of day on Kiritimati's grid, not UTC's, and names the zone.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ShieldSettingsIT {
 
     static final long DAY_SECONDS = 40;
     static final int PER_DAY = 3;
+    static final String ZONE = "Pacific/Kiritimati";
+    /** +14 h scaled to the shortened day: 14/24 of {@link #DAY_SECONDS} s. */
+    static final long KIRITIMATI_SHIFT_MS = 14 * DAY_SECONDS * 1000 / 24;
 
     static Cell cell;
     static Person owner;
@@ -59,7 +66,8 @@ class ShieldSettingsIT {
     @Order(1)
     void bad_settings_are_refused_with_a_clear_400_and_only_the_owner_may_change_them() throws Exception {
         for (String bad : List.of("{\"perAppPerDay\":0}", "{\"perAppPerDay\":\"3\"}", "{\"perAppPerDy\":3}",
-                "{\"blockedUserAgents\":[\"(unclosed\"]}", "{\"deniedCidrs\":[\"example.com\"]}")) {
+                "{\"blockedUserAgents\":[\"(unclosed\"]}", "{\"deniedCidrs\":[\"example.com\"]}",
+                "{\"dayZone\":\"Mars/Olympus_Mons\"}", "{\"dayZone\":\"+01:00\"}", "{\"dayZone\":\"" + "x".repeat(300) + "\"}")) {
             HttpResponse<String> refused = owner.api("PUT", "/apps/walled/shield", bad);
             assertThat(refused.statusCode()).as(bad).isEqualTo(400);
             assertThat(refused.headers().firstValue("Content-Type").orElse("")).contains("problem+json");
@@ -88,6 +96,7 @@ class ShieldSettingsIT {
             perDay.clear();
             perDay.sendKeys("500");
             driver.findElement(By.id("shield-blockedUserAgents")).sendKeys("(?i)consolebot");
+            driver.findElement(By.id("shield-dayZone")).sendKeys("Europe/Berlin");
             driver.findElement(By.id("shield-save")).click();
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("shield-msg"), "Saved"));
             browser.screenshot(cell.root().resolve("cell-tests/target/screenshots/shield.png"));
@@ -95,6 +104,7 @@ class ShieldSettingsIT {
         HttpResponse<String> saved = owner.api("GET", "/apps/walled/shield", null);
         assertThat(Person.json(saved.body()).getJsonNumber("perAppPerDay").longValue()).isEqualTo(500);
         assertThat(saved.body()).contains("(?i)consolebot");
+        assertThat(Person.json(saved.body()).getString("dayZone")).isEqualTo("Europe/Berlin");
     }
 
     @Test
@@ -102,10 +112,11 @@ class ShieldSettingsIT {
     void a_low_daily_limit_set_through_the_api_reaches_the_gate_and_holds_with_the_control_plane_killed() throws Exception {
         assertThat(owner.get("walled", "/").statusCode()).isEqualTo(200);
         HttpResponse<String> set = owner.api("PUT", "/apps/walled/shield",
-                "{\"perAppPerDay\":" + PER_DAY + ",\"blockedUserAgents\":[\"(?i)evilbot\"]}");
+                "{\"perAppPerDay\":" + PER_DAY + ",\"blockedUserAgents\":[\"(?i)evilbot\"],\"dayZone\":\"" + ZONE + "\"}");
         assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
         assertThat(Person.json(set.body()).getJsonNumber("perAppPerDay").longValue()).isEqualTo(PER_DAY);
-        assertThat(owner.api("GET", "/audit", null).body()).contains("shield").contains("perAppPerDay=" + PER_DAY);
+        assertThat(owner.api("GET", "/audit", null).body()).contains("shield").contains("perAppPerDay=" + PER_DAY)
+                .contains("dayZone=" + ZONE);
 
         // The gate learns it within its refresh (1 s here): requests are refused once the day's 3 are spent.
         HttpResponse<String>[] limited = firstRefusal(Duration.ofSeconds(30), 1000);
@@ -165,12 +176,29 @@ class ShieldSettingsIT {
         return refused;
     }
 
+    /**
+     * A daily 429 in the owner's zone: the page names it, and {@code Retry-After} counts to a start
+     * of day on Kiritimati's grid (shifted {@value #KIRITIMATI_SHIFT_MS} ms before UTC's), not UTC's.
+     * The bound is three days: each of the two zone changes lengthens the day in force by less than a day.
+     */
     private static void assertDailyLimit(HttpResponse<String> response) {
+        long receivedMs = System.currentTimeMillis();
         assertThat(response.statusCode()).isEqualTo(429);
+        assertThat(response.body()).as("the next day's start is shown in the app's zone").contains(ZONE);
+        long retry = Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow());
+        assertThat(response.headers().firstValue("RateLimit-Reset")).hasValue(Long.toString(retry));
+        long dayMs = DAY_SECONDS * 1000;
+        // Retry-After is rounded up to whole seconds and measured a moment before we got the answer.
+        long offGrid = Math.floorMod(receivedMs + retry * 1000 + KIRITIMATI_SHIFT_MS, dayMs);
+        long distance = Math.min(offGrid, dayMs - offGrid);
+        assertThat(distance).as("the reset falls on a start of Kiritimati's day (UTC's would be %d ms off)", KIRITIMATI_SHIFT_MS)
+                .isLessThanOrEqualTo(2500);
         assertThat(response.headers().firstValue("X-Qaldy-Shield")).hasValue("daily-limit");
         assertThat(response.headers().firstValue("RateLimit-Limit")).hasValue(Integer.toString(PER_DAY));
         long retryAfter = Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow());
-        assertThat(retryAfter).as("until the shortened day ends").isBetween(1L, DAY_SECONDS);
+        // The app's counter opens in UTC (@BeforeAll) and its zone then changes twice (Europe/Berlin in the
+        // console, Pacific/Kiritimati through the API): each change lengthens the day in force by less than a day.
+        assertThat(retryAfter).as("until the shortened day ends").isBetween(1L, 3 * DAY_SECONDS);
         assertThat(response.body()).contains("daily limit");
     }
 }

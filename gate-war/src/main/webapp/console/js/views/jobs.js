@@ -82,7 +82,9 @@ export function schedulesSection(ctx, name) {
         return;
       }
       form.reset();
-      say(line, 'success', `Added. It first runs ${schedule && schedule.nextTick ? 'at the time shown below' : 'at its next tick'}.`);
+      const first = `Added. It first runs ${schedule && schedule.nextTick ? 'at the time shown below' : 'at its next tick'}.`;
+      // note: the job could not be checked against the live version (none yet, or its jobs are not known)
+      say(line, 'success', schedule && schedule.note ? `${first} Note: ${schedule.note}.` : first);
       loadSchedules();
     });
   });
@@ -197,11 +199,13 @@ export function hooksSection(ctx, name) {
       form.reset();
       replace(secretBox,
         h('p', { class: 'msg success' }, `Created “${hook.name}”. Copy its secret now: it is not shown again.`),
+        hook.note ? h('p', { class: 'hint' }, `Note: ${hook.note}.`) : null,
         h('dl', { class: 'facts' },
           h('dt', {}, 'Address'), h('dd', {}, h('code', { class: 'break' }, String(hook.url))),
           h('dt', {}, 'Secret'), h('dd', {}, h('code', { class: 'break', id: 'hook-secret-value' }, String(hook.secret)))),
-        h('p', { class: 'hint' }, 'Senders POST to the address with the header X-Qaldy-Signature: sha256=<hex of HMAC-SHA256 of the ' +
-          'raw body with this secret>, and an Idempotency-Key to make retries safe.'));
+        h('p', { class: 'hint' }, 'Senders POST to the address with the header Qaldy-Signature: t=<unix seconds>,v1=<hex of ' +
+          'HMAC-SHA256 of "<t>.<raw body>" with this secret>, signed when sent (a timestamp more than 5 minutes off is ' +
+          'refused), and an Idempotency-Key to make retries safe.'));
       secretBox.hidden = false;
       loadHooks();
     });

@@ -1,5 +1,6 @@
 // The app's shield ('#/apps/<name>', owner only): lower limits than the plan's (per client, per
-// app, per day) and user agents and address ranges to block. Saved through the API
+// app, per day), the time zone whose days the daily limit counts, and user agents and address
+// ranges to block. Saved through the API
 // (PUT /api/v1/apps/<app>/shield); the gates pick the change up within about 15 seconds and keep
 // applying the last settings they knew while the control plane is down.
 
@@ -12,6 +13,10 @@ const NUMBERS = [
   ['perAppPerMinute', 'Requests a minute for everyone', 'All visitors together; empty: the plan’s limit.'],
   ['perAppPerDay', 'Requests a day', 'Past it, visitors get “daily limit reached” until the next day starts; empty: the plan’s limit.'],
 ];
+// The zone names this browser knows, offered as suggestions (the API checks the name).
+const ZONES = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+const ZONE_HINT = 'The daily limit starts again at midnight in this time zone, e.g. Europe/Berlin; '
+  + 'empty: the gate’s default (UTC). A change never restarts today’s count: the new zone’s days begin once today is over.';
 const LISTS = [
   ['blockedUserAgents', 'Blocked user agents', 'One regular expression a line, searched in the User-Agent, e.g. (?i)curl.'],
   ['deniedCidrs', 'Blocked addresses', 'One IP address or range a line, e.g. 203.0.113.0/24.'],
@@ -32,6 +37,16 @@ export function shieldSection(ctx, name) {
       h('p', { class: 'hint', id: `shield-${key}-hint` }, hint),
       inputs[key]));
   }
+  inputs.dayZone = h('input', {
+    id: 'shield-dayZone', name: 'dayZone', type: 'text', maxlength: '64', list: 'shield-dayZone-names',
+    autocomplete: 'off', spellcheck: 'false', placeholder: 'UTC',
+    'aria-describedby': 'shield-dayZone-hint', 'data-change': true,
+  });
+  fields.push(h('div', { class: 'field' },
+    h('label', { for: 'shield-dayZone' }, 'Time zone of the day'),
+    h('p', { class: 'hint', id: 'shield-dayZone-hint' }, ZONE_HINT),
+    inputs.dayZone,
+    h('datalist', { id: 'shield-dayZone-names' }, ...ZONES.map((zone) => h('option', { value: zone })))));
   for (const [key, label, hint] of LISTS) {
     inputs[key] = h('textarea', {
       id: `shield-${key}`, name: key, rows: '3', spellcheck: 'false',
@@ -49,6 +64,7 @@ export function shieldSection(ctx, name) {
   const show = (settings) => {
     for (const [key] of NUMBERS) inputs[key].value = settings[key] == null ? '' : String(settings[key]);
     for (const [key] of LISTS) inputs[key].value = (Array.isArray(settings[key]) ? settings[key] : []).join('\n');
+    inputs.dayZone.value = typeof settings.dayZone === 'string' ? settings.dayZone : '';
     form.hidden = false;
     state.replaceChildren();
   };
@@ -69,6 +85,8 @@ export function shieldSection(ctx, name) {
     for (const [key] of LISTS) {
       body[key] = inputs[key].value.split('\n').map((s) => s.trim()).filter((s) => s !== '');
     }
+    const zone = inputs.dayZone.value.trim();
+    body.dayZone = zone === '' ? null : zone;
     return body;
   };
 

@@ -109,7 +109,7 @@ public final class Cast {
         byte[] body = ("{\"note\":\"drill " + idempotencyKey + "\"}").getBytes(StandardCharsets.UTF_8);
         return http.send(http.request(cell.publicHost(), "/hooks/" + app + "/" + HOOK)
                 .header("Content-Type", "application/json")
-                .header("X-Qaldy-Signature", sign(body))
+                .header("Qaldy-Signature", sign(body))
                 .header("Idempotency-Key", idempotencyKey)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
     }
@@ -199,11 +199,14 @@ public final class Cast {
                 + (last == null ? "nothing" : last.summary()));
     }
 
+    /** {@code t=<unix s>,v1=<hex HMAC-SHA256 of "<t>.<body>">}, signed now, as each attempt of a sender is. */
     private String sign(byte[] body) {
         try {
+            long t = Instant.now().getEpochSecond();
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(hookSecret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+            mac.update((t + ".").getBytes(StandardCharsets.UTF_8));
+            return "t=" + t + ",v1=" + HexFormat.of().formatHex(mac.doFinal(body));
         } catch (java.security.GeneralSecurityException e) {
             throw new DrillError("cannot sign a webhook delivery: " + e.getMessage(), e);
         }

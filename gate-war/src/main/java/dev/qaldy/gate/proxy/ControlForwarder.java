@@ -50,8 +50,11 @@ public class ControlForwarder {
     static final Pattern DATA_QUERY = Pattern.compile("(?:(?:limit|after)=[0-9]{1,19})(?:&(?:limit|after)=[0-9]{1,19})?");
     /** Largest data request body passed on (the control plane keeps records to 16 KiB). */
     static final long MAX_DATA_BODY = 64 * 1024;
-    /** Request headers a webhook delivery keeps on its way to the control plane. */
-    static final List<String> HOOK_HEADERS = List.of("Content-Type", "X-Qaldy-Signature", "Idempotency-Key",
+    /**
+     * Request headers a webhook delivery keeps on its way to the control plane ({@code X-Qaldy-Signature}, the
+     * old scheme, only so the control plane can say it is no longer accepted).
+     */
+    static final List<String> HOOK_HEADERS = List.of("Content-Type", "Qaldy-Signature", "X-Qaldy-Signature", "Idempotency-Key",
             "X-Qaldy-Delivery", "User-Agent");
     private static final int BUFFER_BYTES = 16 * 1024;
 

@@ -11,11 +11,14 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
- * Requests per app per local day, counted in the gate's memory: the day of {@code zone} (default
- * UTC), from its start of day ({@code ZonedDateTime} rules, so 23- and 25-hour days are what they
- * are) to the next date's start of day.
+ * Requests per app per local day, counted in the gate's memory: the day of the app's zone (its
+ * owner's {@code dayZone}, else the gate's default {@code qaldy.gate.shield.day-zone}, UTC), from its
+ * start of day ({@code ZonedDateTime} rules, so 23- and 25-hour days are what they are) to the next
+ * date's start of day.
  *
  * <p>The day rule, per app: the counter belongs to one local date and moves on to a later date
  * only when <em>both</em>
@@ -29,10 +32,19 @@ import java.util.Objects;
  * grants anything), and a step forward waits for the monotonic clock, so it never starts the next
  * day early. Neither clock needs the control plane.
  *
+ * <p>A change of the app's zone (its owner changed it, or the gate learned it after a restart, from
+ * the control plane or its copy on disk) never resets today's count and never grants requests: the
+ * counter's current day runs to its end in the zone it opened with (if that day is already over on
+ * both clocks, first the old zone's next day opens, as without the change), and then on to the
+ * first start of day in the new zone at or after that end; from there the new zone's days count.
+ * So the day during which the zone changes only gets longer (by less than a day; each further
+ * change can lengthen it again), never shorter.
+ *
  * <p>Counters live in memory: a restarted gate starts counting from zero. An idle counter is
  * dropped an hour after its date is over on both clocks, so dropping it grants nothing; at most
  * {@code maxCounters} are kept, and past that the least used go first (an app whose counter was
- * pushed out starts again from zero: the price of bounded memory under a flood of app names).
+ * pushed out starts again from zero: the price of bounded memory under a flood of app names). A
+ * new counter opens in the zone in force, like a new app's.
  */
 public final class DailyLimits {
 
@@ -43,7 +55,7 @@ public final class DailyLimits {
      * @param limit          requests per day
      * @param remaining      requests left today
      * @param nanosToNextDay until the counter moves to the next day (both clocks agreeing)
-     * @param nextDay        when the next day starts in the zone
+     * @param nextDay        when the next day starts, in the zone of the counter's day
      * @param firstRefusal   this is the first request refused on this date (worth a log line)
      */
     public record Outcome(boolean allowed, long limit, long remaining, long nanosToNextDay, ZonedDateTime nextDay,
@@ -62,13 +74,15 @@ public final class DailyLimits {
     private final Clock clock;
     private final TimeMeter meter;
     private final ZoneId zone;
-    private final Days days;
+    private final Duration dayLength;
+    /** Days by zone: bounded by the zones the JVM knows (only those reach here). */
+    private final ConcurrentMap<ZoneId, Days> daysByZone = new ConcurrentHashMap<>();
     private final Cache<String, Day> counters;
 
     /**
      * @param clock       the wall clock: which date it is
      * @param meter       the monotonic clock (nanoseconds): how long a day has run
-     * @param zone        the zone whose days count
+     * @param zone        the zone whose days count for apps without a zone of their own
      * @param maxCounters most apps counted at once
      */
     public DailyLimits(Clock clock, TimeMeter meter, ZoneId zone, long maxCounters) {
@@ -78,9 +92,11 @@ public final class DailyLimits {
     /**
      * @param clock       the wall clock: which day it is
      * @param meter       the monotonic clock (nanoseconds): how long a day has run
-     * @param zone        the zone whose days count (and in which the next day's start is shown)
+     * @param zone        the zone whose days count for apps without a zone of their own
      * @param dayLength   {@code P1D}: the zone's calendar days; anything else (tests, drills): "days"
-     *                    of exactly this length counted from the epoch, e.g. {@code PT30S}
+     *                    of exactly this length counted from the epoch, e.g. {@code PT30S}, shifted by
+     *                    the zone's standard offset scaled to that length (Kiritimati's +14 h in a
+     *                    24 s "day" is 14 s), so apps in different zones reset at different instants
      * @param maxCounters most apps counted at once
      */
     public DailyLimits(Clock clock, TimeMeter meter, ZoneId zone, Duration dayLength, long maxCounters) {
@@ -90,7 +106,7 @@ public final class DailyLimits {
         if (dayLength.compareTo(Duration.ofSeconds(1)) < 0 || dayLength.compareTo(ONE_DAY) > 0) {
             throw new IllegalArgumentException("a day is 1 s to 1 day long: " + dayLength);
         }
-        this.days = dayLength.equals(ONE_DAY) ? new CalendarDays(zone) : new FixedDays(dayLength.toMillis());
+        this.dayLength = dayLength;
         if (meter.isWallClockBased()) {
             throw new IllegalArgumentException("daily limits need a monotonic time meter besides the wall clock");
         }
@@ -117,28 +133,43 @@ public final class DailyLimits {
                 .build();
     }
 
-    /** Counts one request for {@code app} unless it already reached {@code perDay} today. */
+    /** Counts one request for {@code app}, in the default zone, unless it already reached {@code perDay} today. */
     public Outcome count(String app, long perDay) {
+        return count(app, perDay, null);
+    }
+
+    /**
+     * Counts one request for {@code app} unless it already reached {@code perDay} today.
+     *
+     * @param appZone the app's zone (its owner's); null: the default zone
+     */
+    public Outcome count(String app, long perDay, ZoneId appZone) {
+        Days wanted = daysIn(appZone == null ? zone : appZone);
         Instant now = clock.instant();
         long mono = meter.currentTimeNanos();
         Outcome[] outcome = new Outcome[1];
         // compute, not get: the counter's expiry is set anew from its state after this count
         counters.asMap().compute(app, (a, day) -> {
-            Day counter = day == null ? new Day(now, mono, days) : day;
-            outcome[0] = counter.count(now, mono, perDay, days, zone);
+            Day counter = day == null ? new Day(now, mono, wanted) : day;
+            outcome[0] = counter.count(now, mono, perDay, wanted);
             return counter;
         });
         return outcome[0];
     }
 
-    /** The zone whose days count. */
+    /** The default zone: whose days count for apps without a zone of their own. */
     public ZoneId zone() {
         return zone;
     }
 
     /** How days are cut, for the log: calendar days, or fixed "days" of a length. */
     public String dayRule() {
-        return days instanceof FixedDays f ? "days of " + Duration.ofMillis(f.millis()) + " from the epoch" : "calendar days";
+        return dayLength.equals(ONE_DAY) ? "calendar days" : "days of " + dayLength + " from the epoch";
+    }
+
+    private Days daysIn(ZoneId z) {
+        return daysByZone.computeIfAbsent(z, k -> dayLength.equals(ONE_DAY) ? new CalendarDays(k)
+                : FixedDays.of(dayLength.toMillis(), k, clock.instant()));
     }
 
     /** Apps with a counter now (an estimate). */
@@ -146,11 +177,16 @@ public final class DailyLimits {
         return counters.estimatedSize();
     }
 
-    /** How days are cut: which day an instant is in (a number that grows by one a day), and when a day starts. */
+    /**
+     * How days are cut: which day an instant is in (a number that grows by one a day), when a day
+     * starts, and the zone to show it in. Equal days are the same days (a zone change is a change of days).
+     */
     interface Days {
         long dayOf(Instant now);
 
         Instant startOf(long day);
+
+        ZoneId zone();
     }
 
     /** The zone's calendar days ({@code ZonedDateTime} rules: 23- and 25-hour days are what they are). */
@@ -166,21 +202,32 @@ public final class DailyLimits {
         }
     }
 
-    /** "Days" of a fixed length in milliseconds from the epoch (a shortened day for tests and drills). */
-    record FixedDays(long millis) implements Days {
+    /**
+     * "Days" of a fixed length in milliseconds from the epoch (a shortened day for tests and drills),
+     * starting {@code shiftMillis} early: the zone's standard offset scaled to the day's length.
+     */
+    record FixedDays(long millis, long shiftMillis, ZoneId zone) implements Days {
+
+        /** Days of {@code millis} shifted by {@code zone}'s standard offset at {@code now}, scaled. */
+        static FixedDays of(long millis, ZoneId zone, Instant now) {
+            long offsetMillis = zone.getRules().getStandardOffset(now).getTotalSeconds() * 1000L;
+            return new FixedDays(millis, Math.floorDiv(offsetMillis * millis, ONE_DAY.toMillis()), zone);
+        }
+
         @Override
         public long dayOf(Instant now) {
-            return Math.floorDiv(now.toEpochMilli(), millis);
+            return Math.floorDiv(now.toEpochMilli() + shiftMillis, millis);
         }
 
         @Override
         public Instant startOf(long day) {
-            return Instant.ofEpochMilli(day * millis);
+            return Instant.ofEpochMilli(day * millis - shiftMillis);
         }
     }
 
-    /** One app's counter: its day, when that day ends on the monotonic clock, and the count. */
+    /** One app's counter: its days (zone), its day, when that day ends on the monotonic clock, and the count. */
     static final class Day {
+        private Days days;
         private long date;
         private long endsAtMono;
         private long count;
@@ -189,22 +236,26 @@ public final class DailyLimits {
         private long leftAtLastRequest;
 
         Day(Instant now, long mono, Days days) {
-            open(days.dayOf(now), now, mono, days);
+            this.days = days;
+            open(days.dayOf(now), now, mono);
         }
 
-        private void open(long newDate, Instant now, long mono, Days days) {
+        private void open(long newDate, Instant now, long mono) {
             date = newDate;
             count = 0;
             refused = false;
             endsAtMono = mono + nanosUntil(now, days.startOf(newDate + 1));
         }
 
-        synchronized Outcome count(Instant now, long mono, long perDay, Days days, ZoneId zone) {
+        synchronized Outcome count(Instant now, long mono, long perDay, Days wanted) {
             long wallDate = days.dayOf(now);
             if (wallDate > date && mono - endsAtMono >= 0) {
-                open(wallDate, now, mono, days);
+                open(wallDate, now, mono);
             }
-            ZonedDateTime next = days.startOf(date + 1).atZone(zone);
+            if (!wanted.equals(days)) {
+                moveTo(wanted);
+            }
+            ZonedDateTime next = days.startOf(date + 1).atZone(days.zone());
             long wait = Math.max(nanosUntil(now, next.toInstant()), Math.max(0, endsAtMono - mono));
             leftAtLastRequest = wait;
             if (count >= perDay) {
@@ -214,6 +265,19 @@ public final class DailyLimits {
             }
             count++;
             return new Outcome(true, perDay, perDay - count, 0, next, false);
+        }
+
+        /**
+         * A change of zone: today runs on to the first start of day in {@code wanted} at or after
+         * its end (never earlier, so nothing is granted), with its count; then {@code wanted}'s days.
+         */
+        private void moveTo(Days wanted) {
+            Instant end = days.startOf(date + 1);
+            long newDate = wanted.dayOf(end.minusNanos(1));
+            Instant newEnd = wanted.startOf(newDate + 1);
+            endsAtMono += nanosUntil(end, newEnd);
+            days = wanted;
+            date = newDate;
         }
 
         /** How long to keep this counter after its last request. */

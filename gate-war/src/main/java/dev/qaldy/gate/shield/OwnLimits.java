@@ -7,7 +7,7 @@ package dev.qaldy.gate.shield;
  *
  * @param perClientPerMinute requests a minute per client address on the app
  * @param perAppPerMinute    requests a minute for everyone on the app together
- * @param perAppPerDay       requests a day (the shield's day)
+ * @param perAppPerDay       requests a day (the app's day, in its zone)
  */
 public record OwnLimits(long perClientPerMinute, long perAppPerMinute, long perAppPerDay) {
 

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * @param name         e.g. {@code free}
  * @param perClient    each client address on this app
  * @param perApp       everyone on this app together
- * @param perAppPerDay requests the app serves per day (the day of the shield's zone)
+ * @param perAppPerDay requests the app serves per day (the day of the app's zone: its owner's dayZone, else the gate's day-zone)
  */
 public record Plan(String name, Limit perClient, Limit perApp, long perAppPerDay) {
 

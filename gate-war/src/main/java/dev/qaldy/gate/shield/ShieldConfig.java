@@ -37,8 +37,8 @@ import java.util.logging.Logger;
  * qaldy.gate.shield.max-target-length               8192    characters of path and query
  * qaldy.gate.shield.max-header-count                100
  * qaldy.gate.shield.max-header-bytes                16384   characters of all header names and values
- * qaldy.gate.shield.day-zone                        UTC     the zone whose days the daily limit counts
- * qaldy.gate.shield.day-length                      P1D     P1D: calendar days; shorter (tests, drills): fixed "days" from the epoch
+ * qaldy.gate.shield.day-zone                        UTC     the zone whose days the daily limit counts, unless the app's owner chose one
+ * qaldy.gate.shield.day-length                      P1D     P1D: calendar days; shorter (tests, drills): fixed "days" from the epoch, shifted per zone
  * qaldy.gate.shield.max-learned-apps                100000  apps whose owner's settings (from the control plane) are kept
  * qaldy.gate.shield.plan.&lt;plan&gt;.per-client-per-minute  free: 600
  * qaldy.gate.shield.plan.&lt;plan&gt;.burst                  per-client-per-minute / 6 (free: 100)

@@ -24,7 +24,8 @@ import java.util.logging.Logger;
  * <li>rate limits ({@link RateLimiter}): for an app, the (client, app) bucket, then the app's
  * bucket, so a client over its own limit never drains the app's; for the API, the client's API
  * bucket, then for a sign-in or sign-up POST the client's sign-in bucket → 429 {@code rate-limit};
- * <li>for an app, its daily limit ({@link DailyLimits}) → 429 {@code daily-limit}.
+ * <li>for an app, its daily limit ({@link DailyLimits}, in the app's zone) → 429 {@code daily-limit},
+ * {@code Retry-After} and {@code RateLimit-Reset} counting to the app's next day start.
  * </ol>
  * Refused requests never reach a later step, so they are not counted against the daily limit.
  */
@@ -98,7 +99,7 @@ public final class ShieldRules {
             if (!everyone.allowed()) {
                 return rateLimited(app, everyone);
             }
-            DailyLimits.Outcome today = days.count(app, plan.perAppPerDay());
+            DailyLimits.Outcome today = days.count(app, plan.perAppPerDay(), own.dayZone());
             if (!today.allowed()) {
                 return dailyLimit(app, today);
             }
@@ -225,7 +226,7 @@ public final class ShieldRules {
     /** A one-line summary for the log. */
     public String summary() {
         return "plans " + plans.values() + "; API " + apiLimit + " per client, sign-in " + signInLimit + " per client on POST "
-                + signInPaths + "; days in " + days.zone() + " (" + days.dayRule() + ")" + "; user agents blocked " + bots.blockedUserAgents()
+                + signInPaths + "; days in " + days.zone() + " unless an app's owner chose a zone (" + days.dayRule() + ")" + "; user agents blocked " + bots.blockedUserAgents()
                 + "; denied ranges " + deniedRanges + "; apps with their own settings " + settings.configured().keySet();
     }
 }

@@ -65,7 +65,7 @@ public final class ShieldSettings {
         }
         learned.put(owner.app(), owner);
         joined.put(owner.app(), configured.getOrDefault(owner.app(), AppShieldSettings.DEFAULT)
-                .with(owner.blockedUserAgents(), owner.deniedRanges(), owner.limits()));
+                .with(owner));
         return true;
     }
 

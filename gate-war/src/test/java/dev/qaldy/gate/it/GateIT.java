@@ -410,8 +410,9 @@ class GateIT {
 
         fakes.atRuntime.clear();
         byte[] tooBig = new byte[(int) MAX_BODY * 2];
-        assertThat(send("POST", app("guestbook"), "/api/sign", tooBig, false, "Authorization: Bearer " + ANN).status())
-                .isEqualTo(413);
+        assertThat(send("POST", app("guestbook"), "/api/sign", tooBig, false, "Authorization: Bearer " + ANN).statusLine())
+                .as("Grizzly's phrase for 413 (RFC 9110 calls it Content Too Large; both are standard)")
+                .isEqualTo("HTTP/1.1 413 Request Entity Too Large");
         assertThat(fakes.atRuntime).as("a declared oversize body never leaves the gate").isEmpty();
         assertThat(send("POST", app("guestbook"), "/api/sign", tooBig, true, "Authorization: Bearer " + ANN).status())
                 .isEqualTo(413);
@@ -728,10 +729,12 @@ class GateIT {
         assertThat(passed).as("the burst, plus what refilled in %d ms", elapsed / 1_000_000)
                 .isBetween((long) LIMITED_BURST, LIMITED_BURST + refilled);
         assertThat(replies.get(0).status()).as("past the shield: no session, and the API is down").isEqualTo(503);
+        assertThat(replies.get(0).statusLine()).isEqualTo("HTTP/1.1 503 Service Unavailable");
         assertThat(replies.get(0).header(SHIELD)).isNull();
 
         Reply limited = replies.get(replies.size() - 1);
         assertThat(limited.status()).isEqualTo(429);
+        assertThat(limited.statusLine()).as("the reason phrase, not Grizzly's CUSTOM").isEqualTo("HTTP/1.1 429 Too Many Requests");
         assertThat(limited.header(SHIELD)).isEqualTo("rate-limit");
         assertThat(limited.header("Content-Type")).isEqualTo("application/problem+json");
         assertThat(limited.text()).contains("urn:qaldy:problem:rate-limited");

@@ -15,8 +15,8 @@ import java.util.Map;
 /** A tiny HTTP/1.1 client over a socket: any Host header, any header, no normalisation. */
 final class RawHttp {
 
-    /** A response: status, headers by lower-case name, decoded body. */
-    record Reply(int status, Map<String, List<String>> headers, byte[] body) {
+    /** A response: status, headers by lower-case name, decoded body, and the status line as sent. */
+    record Reply(int status, Map<String, List<String>> headers, byte[] body, String statusLine) {
         String header(String name) {
             List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
             return values == null ? null : values.get(0);
@@ -104,7 +104,7 @@ final class RawHttp {
         } else {
             body = in.readAllBytes();
         }
-        return new Reply(Integer.parseInt(status.split(" ")[1]), headers, body);
+        return new Reply(Integer.parseInt(status.split(" ")[1]), headers, body, status);
     }
 
     private static String line(InputStream in) throws IOException {

@@ -134,6 +134,31 @@ class DailyLimitsTest {
         assertThat(days.count("guestbook", 5).allowed()).isFalse();
     }
 
+    /**
+     * Issue 5's "Time" bullet, both at once: Berlin's 25-hour fall-back day and a wall-clock step
+     * back of an hour just after its midnight. Today's count stands, no earlier day reopens, and the
+     * next day starts once, when the wall clock reaches 2025-10-27 00:00 (25 h 30 min of real time
+     * after 00:30 CEST, the hour of the step included), never before.
+     */
+    @Test
+    void onTheTwentyFiveHourDayAWallStepBackNeitherReopensYesterdayNorResetsTwice() {
+        FakeTime time = at("2025-10-26T00:30", BERLIN);
+        DailyLimits days = new DailyLimits(time, time, BERLIN, 100);
+        assertThat(countAll(days, "guestbook", 3)).isEqualTo(3);
+        time.stepWall(Duration.ofHours(-1)); // the wall clock shows 2025-10-25 23:30
+        Outcome held = days.count("guestbook", 3);
+        assertThat(held.allowed()).as("yesterday is not reopened").isFalse();
+        assertThat(Duration.ofNanos(held.nanosToNextDay())).isEqualTo(Duration.ofHours(25).plusMinutes(30));
+        assertThat(countAll(days, "memo", 3)).as("an app first seen after the step is not blocked").isEqualTo(3);
+
+        time.pass(Duration.ofHours(25).plusMinutes(30).minusSeconds(1));
+        assertThat(days.count("guestbook", 3).allowed()).isFalse();
+        time.pass(Duration.ofSeconds(1));
+        assertThat(countAll(days, "guestbook", 3)).as("the next day, once").isEqualTo(3);
+        time.pass(Duration.ofHours(23));
+        assertThat(days.count("guestbook", 3).allowed()).as("no second reset within that day").isFalse();
+    }
+
     @Test
     void aStepForwardDoesNotBlockAnAppThatHasRequestsLeft() {
         FakeTime time = at("2025-06-01T22:00", ZoneId.of("UTC"));
@@ -217,5 +242,112 @@ class DailyLimitsTest {
                 () -> new DailyLimits(time, time, ZoneId.of("UTC"), Duration.ofHours(25), 100))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(new DailyLimits(time, time, ZoneId.of("UTC"), Duration.ofDays(1), 100).dayRule()).isEqualTo("calendar days");
+    }
+
+    @Test
+    void eachAppCountsItsDayInItsOwnZone() {
+        ZoneId kiritimati = ZoneId.of("Pacific/Kiritimati"); // UTC+14: its day starts at 10:00 UTC
+        FakeTime time = at("2025-06-01T09:00", ZoneId.of("UTC"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        assertThat(countIn(days, "utc-app", 2, null)).isEqualTo(2);
+        assertThat(countIn(days, "kiri-app", 2, kiritimati)).isEqualTo(2);
+        Outcome utcOver = days.count("utc-app", 2, null);
+        Outcome kiriOver = days.count("kiri-app", 2, kiritimati);
+        assertThat(utcOver.nextDay()).isEqualTo(ZonedDateTime.parse("2025-06-02T00:00Z[UTC]"));
+        assertThat(kiriOver.nextDay()).isEqualTo(ZonedDateTime.parse("2025-06-02T00:00+14:00[Pacific/Kiritimati]"));
+        assertThat(Duration.ofNanos(kiriOver.nanosToNextDay())).isEqualTo(Duration.ofHours(1));
+
+        time.pass(Duration.ofHours(1));
+        assertThat(countIn(days, "kiri-app", 2, kiritimati)).as("Kiritimati's new day at 10:00 UTC").isEqualTo(2);
+        assertThat(days.count("utc-app", 2, null).allowed()).as("UTC's day goes on").isFalse();
+        time.pass(Duration.ofHours(14));
+        assertThat(countIn(days, "utc-app", 2, null)).as("UTC's new day at midnight").isEqualTo(2);
+        assertThat(days.count("kiri-app", 2, kiritimati).allowed()).as("Kiritimati's day runs to 10:00 UTC").isFalse();
+        time.pass(Duration.ofHours(10));
+        assertThat(countIn(days, "kiri-app", 2, kiritimati)).isEqualTo(2);
+    }
+
+    @Test
+    void aZoneChangeMidDayKeepsTodaysCountAndOnlyLengthensTheDay() {
+        ZoneId kiritimati = ZoneId.of("Pacific/Kiritimati");
+        FakeTime time = at("2025-06-01T09:00", ZoneId.of("UTC"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        assertThat(countIn(days, "guestbook", 3, null)).isEqualTo(3);
+
+        // The owner moves the app to Kiritimati at 09:00 UTC (23:00 there): its 10:00 UTC start of day
+        // is before the UTC day's end, so the UTC day runs on to Kiritimati's next start, 10:00 UTC on June 2.
+        Outcome moved = days.count("guestbook", 3, kiritimati);
+        assertThat(moved.allowed()).as("today's count stands").isFalse();
+        assertThat(moved.nextDay()).isEqualTo(ZonedDateTime.parse("2025-06-03T00:00+14:00[Pacific/Kiritimati]"));
+        assertThat(Duration.ofNanos(moved.nanosToNextDay())).isEqualTo(Duration.ofHours(25));
+        time.pass(Duration.ofHours(1));
+        assertThat(days.count("guestbook", 3, kiritimati).allowed()).as("no reset at Kiritimati's 10:00 UTC today").isFalse();
+        time.pass(Duration.ofHours(14));
+        assertThat(days.count("guestbook", 3, kiritimati).allowed()).as("nor at the UTC day's end").isFalse();
+        time.pass(Duration.ofHours(10).minusNanos(1));
+        assertThat(days.count("guestbook", 3, kiritimati).allowed()).isFalse();
+        time.pass(Duration.ofNanos(1));
+        assertThat(countIn(days, "guestbook", 3, kiritimati)).as("then Kiritimati's days").isEqualTo(3);
+        time.pass(Duration.ofDays(1));
+        assertThat(countIn(days, "guestbook", 3, kiritimati)).isEqualTo(3);
+
+        // Back to UTC at 10:00 UTC (Kiritimati's day began now): it runs to the first UTC midnight at or after its end.
+        assertThat(days.count("guestbook", 3, null).allowed()).isFalse();
+        Outcome back = days.count("guestbook", 3, null);
+        assertThat(back.nextDay()).isEqualTo(ZonedDateTime.parse("2025-06-05T00:00Z[UTC]"));
+        assertThat(Duration.ofNanos(back.nanosToNextDay())).isEqualTo(Duration.ofHours(38));
+    }
+
+    @Test
+    void aZoneSeenAfterTheOldDayIsOverStartsWithTheOldZonesNextDayStretchedToTheNewZone() {
+        ZoneId kiritimati = ZoneId.of("Pacific/Kiritimati");
+        FakeTime time = at("2025-06-01T23:00", ZoneId.of("UTC"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        assertThat(countIn(days, "guestbook", 1, null)).isEqualTo(1);
+        // 00:30 UTC on June 2 (within the hour an idle counter is kept): the UTC day is over; Kiritimati's
+        // June 2 began at 10:00 UTC on June 1 and ends at 10:00 UTC on June 2
+        time.pass(Duration.ofMinutes(90));
+        Outcome first = days.count("guestbook", 1, kiritimati);
+        assertThat(first.allowed()).as("UTC's new day, as without the change").isTrue();
+        Outcome over = days.count("guestbook", 1, kiritimati);
+        assertThat(over.nextDay()).as("no fresh day at 10:00 UTC today").isEqualTo(ZonedDateTime.parse("2025-06-04T00:00+14:00[Pacific/Kiritimati]"));
+        assertThat(Duration.ofNanos(over.nanosToNextDay())).isEqualTo(Duration.ofHours(33).plusMinutes(30));
+    }
+
+    @Test
+    void aTwentyFiveHourDayInTheAppsZoneIsOneDay() {
+        FakeTime time = at("2025-10-26T00:30", BERLIN); // Berlin falls back at 03:00 that day: 25 hours
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        assertThat(countIn(days, "guestbook", 2, BERLIN)).isEqualTo(2);
+        Outcome over = days.count("guestbook", 2, BERLIN);
+        assertThat(Duration.ofNanos(over.nanosToNextDay())).isEqualTo(Duration.ofHours(24).plusMinutes(30));
+        assertThat(over.nextDay()).isEqualTo(ZonedDateTime.parse("2025-10-27T00:00+01:00[Europe/Berlin]"));
+        time.pass(Duration.ofHours(24).plusMinutes(30).minusNanos(1));
+        assertThat(days.count("guestbook", 2, BERLIN).allowed()).as("UTC's midnight is no reset for a Berlin app").isFalse();
+        time.pass(Duration.ofNanos(1));
+        assertThat(countIn(days, "guestbook", 2, BERLIN)).isEqualTo(2);
+    }
+
+    @Test
+    void shortenedDaysAreShiftedByTheZonesOffsetScaledToTheirLength() {
+        FakeTime time = new FakeTime(Instant.parse("2025-06-01T09:00:05Z"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), Duration.ofSeconds(24), 100);
+        ZoneId kiritimati = ZoneId.of("Pacific/Kiritimati"); // +14 h of 24: 14 s of a 24 s "day"
+        days.count("kiri-app", 1, kiritimati);
+        days.count("utc-app", 1, null);
+        Outcome kiri = days.count("kiri-app", 1, kiritimati);
+        Outcome utc = days.count("utc-app", 1, null);
+        // UTC "days" of 24 s start at 09:00:00 and 09:00:24; Kiritimati's 14 s earlier: 08:59:46 and 09:00:10.
+        assertThat(utc.nextDay().toInstant()).isEqualTo(Instant.parse("2025-06-01T09:00:24Z"));
+        assertThat(kiri.nextDay().toInstant()).isEqualTo(Instant.parse("2025-06-01T09:00:10Z"));
+        assertThat(kiri.nextDay().getZone()).isEqualTo(kiritimati);
+    }
+
+    private static int countIn(DailyLimits days, String app, long perDay, ZoneId zone) {
+        int counted = 0;
+        while (days.count(app, perDay, zone).allowed()) {
+            counted++;
+        }
+        return counted;
     }
 }

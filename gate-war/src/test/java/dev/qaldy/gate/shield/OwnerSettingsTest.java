@@ -101,4 +101,31 @@ class OwnerSettingsTest {
         assertThat(problems).hasSize(1);
         assertThat(LearnedSettingsFile.read(dir.resolve("none.json"), problems::add).settings()).isEmpty();
     }
+
+    @Test
+    void theDayZoneIsReadWrittenAndJoinedAndAnUnknownOneFallsBackToTheDefault(@TempDir Path dir) throws Exception {
+        List<String> problems = new ArrayList<>();
+        OwnerSettings berlin = read("{\"app\":\"guestbook\",\"sequence\":3,\"dayZone\":\"Europe/Berlin\"}", problems);
+        assertThat(berlin.dayZone()).isEqualTo(java.time.ZoneId.of("Europe/Berlin"));
+        assertThat(berlin.none()).as("a zone alone is a setting").isFalse();
+        assertThat(berlin.toJson().getString("dayZone")).isEqualTo("Europe/Berlin");
+        assertThat(read("{\"app\":\"guestbook\",\"sequence\":3,\"dayZone\":null}", problems).dayZone()).isNull();
+        assertThat(read("{\"app\":\"guestbook\",\"sequence\":3}", problems).toJson().isNull("dayZone")).isTrue();
+        assertThat(problems).isEmpty();
+        for (String bad : List.of("\"Mars/Olympus\"", "\"+01:00\"", "7", "\"" + "A".repeat(100) + "\"")) {
+            OwnerSettings fallback = read("{\"app\":\"guestbook\",\"sequence\":3,\"perAppPerDay\":3,\"dayZone\":" + bad + "}", problems);
+            assertThat(fallback.dayZone()).as(bad).isNull();
+            assertThat(fallback.limits().perAppPerDay()).as("the rest still applies").isEqualTo(3);
+        }
+        assertThat(problems).hasSize(4).allSatisfy(p -> assertThat(p).contains("not a time zone").hasSizeLessThan(200));
+
+        ShieldSettings settings = new ShieldSettings(Map.of());
+        settings.learn(berlin);
+        assertThat(settings.forApp("guestbook").dayZone()).isEqualTo(java.time.ZoneId.of("Europe/Berlin"));
+
+        Path file = dir.resolve("shield-settings.json");
+        LearnedSettingsFile.write(file, 3, List.of(berlin));
+        assertThat(LearnedSettingsFile.read(file, problems::add).settings().get(0).dayZone())
+                .as("on disk, for a gate restarted with the API down").isEqualTo(java.time.ZoneId.of("Europe/Berlin"));
+    }
 }

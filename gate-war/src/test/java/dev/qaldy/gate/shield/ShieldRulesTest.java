@@ -288,4 +288,22 @@ class ShieldRulesTest {
         Block day = blocked(rules.check(LIMITED, get("10.0.0.3", BROWSER)));
         assertThat(day.headers()).containsEntry("X-Qaldy-Shield", "daily-limit").containsEntry("RateLimit-Limit", "2");
     }
+
+    @Test
+    void aDailyRefusalCountsToTheNextStartOfDayInTheAppsZone() {
+        // 21:00 UTC on June 1 is 11:00 on June 2 in Kiritimati (UTC+14): its next day starts at 10:00 UTC on June 2.
+        OwnerSettings owner = OwnerSettings.read(jakarta.json.Json.createReader(new java.io.StringReader(
+                "{\"app\":\"guestbook\",\"sequence\":4,\"perAppPerDay\":1,\"dayZone\":\"Pacific/Kiritimati\"}")).readObject(),
+                problem -> { }).orElseThrow();
+        assertThat(rules.settings().learn(owner)).isTrue();
+        assertThat(rules.check(GUESTBOOK, get("10.0.0.1", BROWSER))).isInstanceOf(ShieldVerdict.Pass.class);
+        Block day = blocked(rules.check(GUESTBOOK, get("10.0.0.1", BROWSER)));
+        long toKiritimatiMidnight = Duration.ofHours(13).toSeconds();
+        assertThat(day.headers()).containsEntry("X-Qaldy-Shield", "daily-limit")
+                .containsEntry("Retry-After", Long.toString(toKiritimatiMidnight))
+                .containsEntry("RateLimit-Reset", Long.toString(toKiritimatiMidnight));
+        assertThat(day.page().sentence()).contains("2025-06-03 00:00 Pacific/Kiritimati");
+        time.pass(Duration.ofHours(13));
+        assertThat(rules.check(GUESTBOOK, get("10.0.0.1", BROWSER))).as("Kiritimati's new day").isInstanceOf(ShieldVerdict.Pass.class);
+    }
 }

@@ -38,7 +38,10 @@ class JobsTest {
                 + "app.job('spin', function () { while (true) {} });");
         JobOutcome unknown = sandbox.runJob(bundle, run("nope", null));
         assertThat(unknown.succeeded()).isFalse();
-        assertThat(unknown.error()).contains("no job handler named nope");
+        assertThat(unknown.error()).as("the promoted version lacks the scheduled job: said plainly, no stack trace")
+                .contains("the live version 1 of demo has no job handler named \"nope\": its server.js registers these jobs:"
+                        + " boom, spin; promote a version with app.job('nope', function (ctx) { … }), or change the schedule or hook")
+                .doesNotContain("Exception").doesNotContain("\tat ");
         JobOutcome boom = sandbox.runJob(bundle, run("boom", null));
         assertThat(boom.succeeded()).isFalse();
         assertThat(boom.log()).containsExactly("before");

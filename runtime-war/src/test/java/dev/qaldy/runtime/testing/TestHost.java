@@ -7,8 +7,10 @@ import dev.qaldy.runtime.bundles.control.DataCentreCache;
 import dev.qaldy.runtime.bundles.control.LiveVersions;
 import dev.qaldy.runtime.cap.RunCap;
 import dev.qaldy.runtime.platform.CellCredentials;
+import dev.qaldy.runtime.sandbox.boundary.JobServlet;
 import dev.qaldy.runtime.sandbox.control.AppDataClient;
 import dev.qaldy.runtime.sandbox.control.AppStore;
+import dev.qaldy.runtime.sandbox.control.JsonDepth;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
 import dev.qaldy.runtime.sites.boundary.SiteServlet;
 import dev.qaldy.runtime.sites.control.ServedFiles;
@@ -41,6 +43,7 @@ public final class TestHost {
     public final AppCode code;
     public final RunCap cap;
     public final SiteServlet servlet;
+    public final JobServlet jobs;
     public final List<LogRecord> logged = new CopyOnWriteArrayList<>();
 
     public TestHost(String apiUrl, CellCredentials credentials, Path dcCache, Clock clock) {
@@ -69,9 +72,10 @@ public final class TestHost {
         cap = new RunCap(credentials, liveVersions, apiUrl, Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1),
                 Duration.ofMinutes(2), Duration.ofMillis(500), Duration.ofSeconds(2), null,
                 Optional.of(dcCache.resolveSibling("runtime-cap").toString()), clock, log);
-        servlet = new SiteServlet(credentials, code, new ServedFiles(copies),
-                new Sandbox(200, 64L * 1024 * 1024, 20, new AppStore(1 << 20),
-                        new AppDataClient(client, credentials, Duration.ofMillis(500)), log), cap, log, Duration.ofSeconds(30));
+        Sandbox sandbox = new Sandbox(200, 64L * 1024 * 1024, 20, new AppStore(1 << 20),
+                new AppDataClient(client, credentials, Duration.ofMillis(500)), log);
+        servlet = new SiteServlet(credentials, code, new ServedFiles(copies), sandbox, cap, log, Duration.ofSeconds(30));
+        jobs = new JobServlet(credentials, code, sandbox, cap, log, Duration.ofSeconds(30), JsonDepth.DEFAULT_MAX);
     }
 
     /** The headers the gate sends for {@code app}, plus name/value pairs. */

@@ -401,6 +401,33 @@ class ControlPlaneIT {
     }
 
     @Test
+    void the_shields_day_zone_is_an_iana_name_stored_audited_and_fed_to_the_gates() {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        String path = "api/v1/apps/" + app + "/shield";
+        assertThat(api.get(path, ana.token()).json().isNull("dayZone")).as("the gate's default").isTrue();
+        assertProblem(api.put(path, "{\"dayZone\":\"Mars/Olympus_Mons\"}", ana.token()), 400, "is not a time zone name");
+        assertProblem(api.put(path, "{\"dayZone\":\"+01:00\"}", ana.token()), 400, "offsets such as +01:00 are not accepted");
+        assertProblem(api.put(path, "{\"dayZone\":\"Europe/" + "x".repeat(500) + "\"}", ana.token()), 400, "1..64 characters");
+        assertProblem(api.put(path, "{\"dayZone\":14}", ana.token()), 400, "\"dayZone\" must be a time zone name");
+
+        Reply set = api.put(path, "{\"perAppPerDay\":5,\"dayZone\":\"Pacific/Kiritimati\"}", ana.token());
+        assertThat(set.status()).as(set.toString()).isEqualTo(200);
+        assertThat(set.json().getString("dayZone")).isEqualTo("Pacific/Kiritimati");
+        assertThat(api.get(path, ana.token()).json().getString("dayZone")).as("stored").isEqualTo("Pacific/Kiritimati");
+        assertThat(api.get("api/v1/audit?limit=50", ana.token()).json().getJsonArray("entries"))
+                .extracting(v -> v.asJsonObject().getString("target"))
+                .anySatisfy(detail -> assertThat(detail).contains("dayZone=Pacific/Kiritimati"));
+        Reply feed = api.internal("GET", "api/v1/internal/shield-settings?since=0&limit=1000", null, TestCell.serviceToken());
+        assertThat(feed.json().getJsonArray("settings")).extracting(v -> v.asJsonObject())
+                .filteredOn(o -> o.getString("app").equals(app))
+                .singleElement().satisfies(o -> assertThat(o.getString("dayZone")).isEqualTo("Pacific/Kiritimati"));
+
+        Reply cleared = api.put(path, "{\"perAppPerDay\":5,\"dayZone\":null}", ana.token());
+        assertThat(cleared.json().isNull("dayZone")).as("back to the gate's default").isTrue();
+    }
+
+    @Test
     void an_app_becomes_a_public_site_and_back_for_its_owner_only_and_the_gate_is_told() {
         Person ana = signUpAndIn("ana");
         Person bob = signUpAndIn("bob");

@@ -169,17 +169,24 @@ class SchedulesWebhooksDataIT {
         return api.get("api/v1/audit?limit=200", person.token()).json().getJsonArray("entries").getValuesAs(JsonObject.class);
     }
 
+    /** {@code Qaldy-Signature} as a sender computes it now. */
     static String sign(String secret, byte[] body) throws Exception {
+        return sign(secret, Instant.now().getEpochSecond(), body);
+    }
+
+    /** {@code t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">}, computed here, not with the code under test. */
+    static String sign(String secret, long t, byte[] body) throws Exception {
         Mac mac = Mac.getInstance("HmacSHA256");
         mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+        mac.update((t + ".").getBytes(StandardCharsets.UTF_8));
+        return "t=" + t + ",v1=" + HexFormat.of().formatHex(mac.doFinal(body));
     }
 
     Reply deliver(String app, String hook, byte[] body, String signature, String key) {
         Map<String, String> headers = new java.util.LinkedHashMap<>();
         headers.put("Content-Type", "application/json");
         if (signature != null) {
-            headers.put("X-Qaldy-Signature", signature);
+            headers.put("Qaldy-Signature", signature);
         }
         if (key != null) {
             headers.put("Idempotency-Key", key);
@@ -235,6 +242,43 @@ class SchedulesWebhooksDataIT {
         assertThat(api.get(path, owner.token()).array()).isEmpty();
         assertThat(audit(owner)).filteredOn(e -> app.equals(e.getString("app", null)))
                 .extracting(e -> e.getString("action")).contains("schedule.create", "schedule.delete");
+    }
+
+    @Test
+    @Order(2)
+    void a_schedule_or_hook_naming_a_job_the_live_version_does_not_register_is_refused_listing_the_jobs_it_does() {
+        String app = createApp(owner);
+        String path = "api/v1/apps/" + app + "/schedules";
+        Reply beforeAnyVersion = api.post(path, json("cron", "0 * * * *", "job", "digest"), owner.token());
+        assertThat(beforeAnyVersion.status()).as(beforeAnyVersion.toString()).isEqualTo(201);
+        assertThat(beforeAnyVersion.json().getString("note")).contains("has no live version yet")
+                .contains("\"digest\" could not be checked");
+
+        byte[] zip = Zips.of(Map.of("qaldy.json", "{\"name\":\"" + app + "\",\"kind\":\"app\"}",
+                "public/index.html", "<h1>jobs</h1>",
+                "server.js", "app.job('report', function (ctx) {}); app.job('digest', function (ctx) { console.log(ctx.app); });"));
+        Reply queued = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(zip), owner.token());
+        assertThat(queued.status()).as(queued.toString()).isEqualTo(202);
+        JsonObject[] build = new JsonObject[1];
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            build[0] = api.get("api/v1/apps/" + app + "/builds/1", owner.token()).json();
+            return build[0].getString("status").equals("succeeded") || build[0].getString("status").equals("failed");
+        });
+        assertThat(build[0].getString("status")).as(build[0].toString()).isEqualTo("succeeded");
+        assertThat(build[0].getJsonArray("log").getValuesAs(JsonString::getString)).contains("jobs (app.job): digest, report");
+        assertThat(api.put("api/v1/apps/" + app + "/live", json("version", 1), owner.token()).status()).isEqualTo(200);
+
+        assertProblem(api.post(path, json("cron", "0 * * * *", "job", "digset"), owner.token()), 400,
+                "the live version 1 of " + app + " has no job handler named \"digset\"; its server.js registers these jobs: digest, report");
+        assertProblem(api.post("api/v1/apps/" + app + "/hooks", json("name", "ci", "job", "nope"), owner.token()), 400,
+                "registers these jobs: digest, report");
+        assertThat(api.get(path, owner.token()).array()).as("nothing was added for the refused job").hasSize(1);
+        Reply known = api.post(path, json("cron", "0 * * * *", "job", "report"), owner.token());
+        assertThat(known.status()).as(known.toString()).isEqualTo(201);
+        assertThat(known.json().get("note")).isIn(null, JsonValue.NULL);
+        Reply hook = api.post("api/v1/apps/" + app + "/hooks", json("name", "ci", "job", "digest"), owner.token());
+        assertThat(hook.status()).as(hook.toString()).isEqualTo(201);
+        assertThat(hook.json().get("note")).isIn(null, JsonValue.NULL);
     }
 
     // ---- webhooks
@@ -293,7 +337,19 @@ class SchedulesWebhooksDataIT {
 
         assertProblem(deliver(app, "ci", body, null, null), 401, "missing");
         assertProblem(deliver(app, "ci", body, sign("not the secret", body), null), 401, "wrong");
-        assertProblem(deliver(app, "ci", body, "sha256=" + "0".repeat(64), null), 401, "wrong");
+        assertProblem(deliver(app, "ci", body, "t=" + Instant.now().getEpochSecond() + ",v1=" + "0".repeat(64), null), 401, "wrong");
+        assertProblem(deliver(app, "ci", body, "sha256=" + "0".repeat(64), null), 401, "malformed");
+        assertProblem(deliver(app, "ci", body, null, null), 401, "missing");
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        Map<String, String> oldScheme = Map.of("Content-Type", "application/json",
+                "X-Qaldy-Signature", "sha256=" + HexFormat.of().formatHex(mac.doFinal(body)));
+        assertProblem(api.send("api/v1/hooks/" + app + "/ci", oldScheme, "POST", BodyPublishers.ofByteArray(body)), 401,
+                "X-Qaldy-Signature header (sha256=…) is no longer accepted");
+        long now = Instant.now().getEpochSecond();
+        assertProblem(deliver(app, "ci", body, sign(secret, now - 600, body), "recorded-" + UUID.randomUUID()), 401,
+                "signature timestamp too old");
+        assertProblem(deliver(app, "ci", body, sign(secret, now + 600, body), null), 401, "signature timestamp too far in the future");
         assertProblem(deliver(app, "nope", body, sign(secret, body), null), 404, "no such webhook");
         assertProblem(deliver("no-such-app-" + RUN, "ci", body, sign(secret, body), null), 404, "no such webhook");
         byte[] big = new byte[256 * 1024 + 1];
@@ -309,7 +365,7 @@ class SchedulesWebhooksDataIT {
         assertThat(replay.header("X-Qaldy-Replayed")).isEqualTo("true");
         byte[] other = "{\"build\":2}".getBytes(StandardCharsets.UTF_8);
         assertProblem(deliver(app, "ci", other, sign(secret, other), key), 409, "different body");
-        Map<String, String> viaDeliveryHeader = Map.of("Content-Type", "application/json", "X-Qaldy-Signature", sign(secret, body),
+        Map<String, String> viaDeliveryHeader = Map.of("Content-Type", "application/json", "Qaldy-Signature", sign(secret, body),
                 "X-Qaldy-Delivery", key);
         Reply sameKeyOtherHeader = api.send("api/v1/hooks/" + app + "/ci", viaDeliveryHeader, "POST", BodyPublishers.ofByteArray(body));
         assertThat(sameKeyOtherHeader.json().getString("deliveryId")).isEqualTo(first.json().getString("deliveryId"));

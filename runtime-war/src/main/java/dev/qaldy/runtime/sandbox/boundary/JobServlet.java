@@ -7,6 +7,7 @@ import dev.qaldy.runtime.cap.RunCap;
 import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.platform.ErrorPages;
 import dev.qaldy.runtime.platform.ServingException;
+import dev.qaldy.runtime.sandbox.control.JsonDepth;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
 import dev.qaldy.runtime.sandbox.entity.JobOutcome;
 import dev.qaldy.runtime.sandbox.entity.JobRequest;
@@ -65,6 +66,25 @@ public class JobServlet extends HttpServlet {
     @Inject
     @ConfigProperty(name = "qaldy.runtime.retry-after", defaultValue = "PT30S")
     transient Duration retryAfter;
+    /** Deepest webhook payload parsed into {@code ctx.json}, in levels ({@link JsonDepth}); deeper fails the run before the job runs. */
+    @Inject
+    @ConfigProperty(name = "qaldy.runtime.max-json-depth", defaultValue = "256")
+    transient int maxJsonDepth;
+
+    public JobServlet() {
+    }
+
+    /** As CDI wires it; for tests. */
+    public JobServlet(CellCredentials credentials, AppCode appCode, Sandbox sandbox, RunCap cap, Logger log,
+            Duration retryAfter, int maxJsonDepth) {
+        this.credentials = credentials;
+        this.appCode = appCode;
+        this.sandbox = sandbox;
+        this.cap = cap;
+        this.log = log;
+        this.retryAfter = retryAfter;
+        this.maxJsonDepth = maxJsonDepth;
+    }
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -94,6 +114,11 @@ public class JobServlet extends HttpServlet {
                 return;
             }
             Sourced<Bundle> code = appCode.current(app.toLowerCase(Locale.ROOT));
+            if (JsonDepth.exceeds(job.payload(), maxJsonDepth)) {
+                write(response, JobOutcome.failed(java.util.List.of(), "the webhook body is nested too deeply (JSON deeper than "
+                        + maxJsonDepth + " levels of arrays and objects); the platform did not run the job"), code.source().header());
+                return;
+            }
             long cpuStart = RunCap.cpuNow();
             JobOutcome outcome;
             try {

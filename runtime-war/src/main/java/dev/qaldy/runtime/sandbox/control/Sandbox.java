@@ -73,6 +73,9 @@ public class Sandbox {
                 },
                 jobHandler: function (name) {
                   return Object.prototype.hasOwnProperty.call(jobs, name) ? jobs[name] : null;
+                },
+                jobNames: function () {
+                  return Object.keys(jobs).sort().join(', ');
                 }
               });
             })()
@@ -157,7 +160,8 @@ public class Sandbox {
 
     private JobOutcome job(Bundle bundle, JobRequest job, List<String> lines) {
         if (bundle.handlerPath().isEmpty()) {
-            return JobOutcome.failed(lines, "the app has no server.js, so no job handler named " + job.job());
+            return JobOutcome.failed(lines, "the live version " + bundle.key().version() + " of " + bundle.key().app()
+                    + " has no server.js, so no job handler named \"" + job.job() + "\"; promote a version with one, or change the schedule or hook");
         }
         HandlerScripts.Compiled compiled = scripts.of(bundle);
         if (compiled.error() != null) {
@@ -175,8 +179,8 @@ public class Sandbox {
             compiled.script().exec(cx, scope);
             Object handler = ScriptableObject.callMethod(cx, app, "jobHandler", new Object[] {job.job()});
             if (!(handler instanceof Function function)) {
-                return JobOutcome.failed(lines, "server.js registers no job handler named " + job.job()
-                        + " (app.job('" + job.job() + "', function (ctx) { … }))");
+                return JobOutcome.failed(lines, missingJob(bundle, job.job(),
+                        String.valueOf(ScriptableObject.callMethod(cx, app, "jobNames", new Object[0]))));
             }
             Object result = function.call(cx, scope, scope, new Object[] {JsBridge.jobContext(cx, scope, job, bundle.key().app())});
             if (result instanceof org.mozilla.javascript.NativePromise) {
@@ -195,6 +199,19 @@ public class Sandbox {
         } finally {
             Context.exit();
         }
+    }
+
+    /**
+     * The run's reason when the live version lacks the job, e.g. after a version without it was
+     * promoted: which version, which jobs it has, and what to do; no stack trace.
+     *
+     * @param registered the job names it registers, {@code ", "}-separated, or empty
+     */
+    static String missingJob(Bundle bundle, String job, String registered) {
+        return "the live version " + bundle.key().version() + " of " + bundle.key().app() + " has no job handler named \""
+                + job + "\": its " + bundle.handlerPath().orElse("server.js") + " registers "
+                + (registered.isEmpty() ? "no jobs" : "these jobs: " + registered)
+                + "; promote a version with app.job('" + job + "', function (ctx) { … }), or change the schedule or hook";
     }
 
     private HandlerOutcome run(Bundle bundle, HandlerRequest request) {

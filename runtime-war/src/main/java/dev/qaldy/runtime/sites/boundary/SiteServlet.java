@@ -11,6 +11,7 @@ import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.platform.ErrorPages;
 import dev.qaldy.runtime.platform.ServingException;
 import dev.qaldy.runtime.sandbox.control.DataUnavailableException;
+import dev.qaldy.runtime.sandbox.control.JsonDepth;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome;
 import dev.qaldy.runtime.sandbox.entity.HandlerRequest;
@@ -82,6 +83,10 @@ public class SiteServlet extends HttpServlet {
     @Inject
     @ConfigProperty(name = "qaldy.runtime.retry-after", defaultValue = "PT30S")
     transient Duration retryAfter;
+    /** Deepest JSON body passed to server.js, in levels of arrays and objects ({@link JsonDepth}); deeper → 400. */
+    @Inject
+    @ConfigProperty(name = "qaldy.runtime.max-json-depth", defaultValue = "256")
+    transient int maxJsonDepth = JsonDepth.DEFAULT_MAX;
 
     public SiteServlet() {
     }
@@ -252,6 +257,13 @@ public class SiteServlet extends HttpServlet {
         }
         HandlerRequest call = new HandlerRequest(request.getMethod(), path, query(request.getQueryString()),
                 headers(request), new String(body, StandardCharsets.UTF_8), person(request));
+        if (call.isJson() && JsonDepth.exceeds(call.body(), maxJsonDepth)) {
+            // the platform parses req.json before the app's code runs: the sender's mistake, not the app's error
+            ErrorPages.write(response, 400, "json-too-deep", "Request body nested too deeply",
+                    "The request body is nested too deeply: JSON deeper than " + maxJsonDepth
+                            + " levels of arrays and objects is refused before the app's code runs.", request.getHeader("Accept"));
+            return;
+        }
         long cpuStart = RunCap.cpuNow();
         HandlerOutcome outcome;
         try {

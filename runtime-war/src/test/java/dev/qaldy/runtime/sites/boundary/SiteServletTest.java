@@ -183,6 +183,39 @@ class SiteServletTest {
                 .isEqualTo(200);
     }
 
+    /** Sends on a thread with a server-sized stack (512 KiB, below the JVM's usual 1 MiB), as a request thread would. */
+    FakeHttp.Response sendOnSmallStack(String body) throws Exception {
+        FakeHttp.Response[] response = new FakeHttp.Response[1];
+        Exception[] failure = new Exception[1];
+        Thread thread = new Thread(null, () -> {
+            try {
+                response[0] = send("POST", "/api/sign", gate("Content-Type", "application/json", "Accept", "*/*"), body);
+            } catch (Exception e) {
+                failure[0] = e;
+            }
+        }, "request", 512 * 1024);
+        thread.start();
+        thread.join();
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        return response[0];
+    }
+
+    @Test
+    void a_json_body_nested_past_the_bound_is_the_senders_400_not_the_apps_500_and_the_bound_itself_parses() throws Exception {
+        String atBound = "{\"name\":\"Ada\",\"deep\":" + "[".repeat(255) + "]".repeat(255) + "}";
+        FakeHttp.Response parsed = sendOnSmallStack(atBound);
+        assertThat(parsed.status).as(parsed.text()).isEqualTo(200);
+        assertThat(parsed.text()).contains("\"hi\":\"Ada\"");
+
+        FakeHttp.Response deep = sendOnSmallStack("{\"name\":\"Eve\",\"deep\":" + "[".repeat(3000) + "]".repeat(3000) + "}");
+        assertThat(deep.status).isEqualTo(400);
+        assertThat(deep.header("Content-Type")).isEqualTo("application/problem+json");
+        assertThat(deep.text()).contains("urn:qaldy:problem:json-too-deep").contains("nested too deeply")
+                .doesNotContain("This app hit an error").doesNotContain("Exception");
+    }
+
     @Test
     void a_handler_that_does_not_catch_the_data_apis_outage_gets_a_calm_503_with_retry_after() throws Exception {
         String notes = "/api/v1/internal/app-data/guestbook/notes";

@@ -33,14 +33,21 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class SchedulesResource {
 
-    /** A schedule as the API shows it; {@code lastFiredTick} is null until it first fired. */
+    /**
+     * A schedule as the API shows it; {@code lastFiredTick} is null until it first fired; {@code note}
+     * (only when just added, and only when set) says why its job could not be checked against the live version.
+     */
     public record ScheduleView(long id, String cron, String zone, String job, Instant createdAt, String createdBy,
-            Instant lastFiredTick, Instant nextTick) {
+            Instant lastFiredTick, Instant nextTick, String note) {
 
         static ScheduleView of(Schedule schedule, Instant now) {
+            return of(schedule, now, null);
+        }
+
+        static ScheduleView of(Schedule schedule, Instant now, String note) {
             Instant after = schedule.lastFiredTick() != null && schedule.lastFiredTick().isAfter(now) ? schedule.lastFiredTick() : now;
             return new ScheduleView(schedule.id(), schedule.cron(), schedule.zone(), schedule.job(), schedule.createdAt(),
-                    schedule.createdBy(), schedule.lastFiredTick(), schedule.rule().nextAfter(after).orElse(null));
+                    schedule.createdBy(), schedule.lastFiredTick(), schedule.rule().nextAfter(after).orElse(null), note);
         }
     }
 
@@ -61,7 +68,8 @@ public class SchedulesResource {
 
     /**
      * {@code {cron, zone?, job}} → 201 the schedule. A cron that is not standard 5-field, an unknown
-     * zone or a bad job name → 400 saying which.
+     * zone, a bad job name or a job the live version's server.js does not register → 400 saying which
+     * (listing the jobs it does). No live version yet → 201 with a {@code note} that the job was not checked.
      */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -71,10 +79,11 @@ public class SchedulesResource {
         if (zone != null && zone.getValueType() != JsonValue.ValueType.NULL && !(zone instanceof JsonString)) {
             throw new InvalidInput("\"zone\" must be an IANA time zone name such as \"Europe/Berlin\"");
         }
-        Schedule schedule = schedules.add(current.get(), app, json.text("cron"),
+        Schedules.Added added = schedules.add(current.get(), app, json.text("cron"),
                 zone instanceof JsonString text ? text.getString() : null, json.text("job"));
+        Schedule schedule = added.schedule();
         return Response.created(uri.getAbsolutePathBuilder().path(Long.toString(schedule.id())).build())
-                .entity(ScheduleView.of(schedule, clock.instant())).build();
+                .entity(ScheduleView.of(schedule, clock.instant(), added.note())).build();
     }
 
     /** → 204; no such schedule → 404. */

@@ -38,8 +38,9 @@ public class AppShieldResource {
     }
 
     /**
-     * {@code {perClientPerMinute?, perAppPerMinute?, perAppPerDay?, blockedUserAgents?:[regex], deniedCidrs?:[cidr]}}
-     * replaces the settings → 200 the new settings; a bad value or unknown field → 400.
+     * {@code {perClientPerMinute?, perAppPerMinute?, perAppPerDay?, blockedUserAgents?:[regex], deniedCidrs?:[cidr], dayZone?}}
+     * replaces the settings → 200 the new settings; a bad value (e.g. a {@code dayZone} that is not an
+     * IANA zone name such as {@code Europe/Berlin}) or unknown field → 400 problem JSON.
      */
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)

@@ -16,13 +16,14 @@ import java.util.Set;
 
 /**
  * The JSON shape of shield settings, the same for the owner and the gates:
- * {@code {"app","perClientPerMinute","perAppPerMinute","perAppPerDay","blockedUserAgents":[…],"deniedCidrs":[…],"sequence","updatedAt"}};
- * a number is {@code null} where the plan's value applies.
+ * {@code {"app","perClientPerMinute","perAppPerMinute","perAppPerDay","blockedUserAgents":[…],"deniedCidrs":[…],"dayZone","sequence","updatedAt"}};
+ * a number is {@code null} where the plan's value applies, {@code dayZone} (an IANA zone id) is
+ * {@code null} where the gate's default zone applies.
  */
 final class ShieldJson {
 
     static final Set<String> FIELDS = Set.of("perClientPerMinute", "perAppPerMinute", "perAppPerDay", "blockedUserAgents",
-            "deniedCidrs");
+            "deniedCidrs", "dayZone");
 
     private ShieldJson() {
     }
@@ -38,13 +39,18 @@ final class ShieldJson {
         r.blockedUserAgents().forEach(agents::add);
         JsonArrayBuilder ranges = Json.createArrayBuilder();
         r.deniedCidrs().forEach(ranges::add);
-        return json.add("blockedUserAgents", agents).add("deniedCidrs", ranges)
-                .add("sequence", view.sequence()).add("updatedAt", view.updatedAt()).build();
+        json.add("blockedUserAgents", agents).add("deniedCidrs", ranges);
+        if (r.dayZone() == null) {
+            json.addNull("dayZone");
+        } else {
+            json.add("dayZone", r.dayZone());
+        }
+        return json.add("sequence", view.sequence()).add("updatedAt", view.updatedAt()).build();
     }
 
     /**
      * Reads the owner's settings: every field optional (a missing number is the plan's value, a
-     * missing list is empty), no other field allowed.
+     * missing list is empty, a missing zone is the gate's default), no other field allowed.
      *
      * @throws InvalidInput naming the field
      */
@@ -55,7 +61,20 @@ final class ShieldJson {
             }
         }
         return new ShieldRules(number(body, "perClientPerMinute"), number(body, "perAppPerMinute"), number(body, "perAppPerDay"),
-                strings(body, "blockedUserAgents"), strings(body, "deniedCidrs"));
+                strings(body, "blockedUserAgents"), strings(body, "deniedCidrs"), zone(body));
+    }
+
+    /** {@code dayZone}: null, or a string (checked by {@link ShieldRules}); blank counts as null. */
+    private static String zone(JsonObject body) {
+        JsonValue value = body.get("dayZone");
+        if (value == null || value == JsonValue.NULL) {
+            return null;
+        }
+        if (!(value instanceof JsonString s)) {
+            throw new InvalidInput("\"dayZone\" must be a time zone name such as Europe/Berlin, or null (the gate's default, UTC)");
+        }
+        String zone = s.getString().trim();
+        return zone.isEmpty() ? null : zone;
     }
 
     private static void number(JsonObjectBuilder json, String field, Long value) {

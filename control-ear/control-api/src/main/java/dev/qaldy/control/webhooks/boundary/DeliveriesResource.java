@@ -22,7 +22,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * {@code POST /api/v1/hooks/{app}/{hook}}: a webhook delivery, as the gate forwards it from
  * {@code /hooks/<app>/<hook>}. No session: the signature is the credential. Body bounded by
- * {@code qaldy.webhooks.max-body-bytes} (413); unknown hook → 404; bad signature → 401; a key
+ * {@code qaldy.webhooks.max-body-bytes} (413); unknown hook → 404; a signature missing, wrong or
+ * timestamped outside {@code qaldy.webhooks.tolerance} → 401 ({@link HookSignature}); a key
  * reused with another body → 409; otherwise 202 {@code {"deliveryId"}}, the same id for a replay.
  */
 @Path("hooks/{app}/{hook}")
@@ -41,6 +42,7 @@ public class DeliveriesResource {
     public Response deliver(@PathParam("app") String app, @PathParam("hook") String hook,
             @HeaderParam(HttpHeaders.CONTENT_LENGTH) String contentLength,
             @HeaderParam(HookSignature.HEADER) String signature,
+            @HeaderParam(HookSignature.OLD_HEADER) String oldSignature,
             @HeaderParam("Idempotency-Key") String idempotencyKey,
             @HeaderParam("X-Qaldy-Delivery") String deliveryHeader,
             InputStream body) {
@@ -57,7 +59,7 @@ public class DeliveriesResource {
             throw tooLarge();
         }
         String key = Idempotency.key(idempotencyKey, deliveryHeader);
-        Hooks.Received received = hooks.receive(app, hook, bytes, signature, key);
+        Hooks.Received received = hooks.receive(app, hook, bytes, signature, oldSignature, key);
         return Response.accepted(Map.of("deliveryId", received.deliveryId()))
                 .header("X-Qaldy-Replayed", Boolean.toString(received.replayed())).build();
     }

@@ -33,7 +33,7 @@ public class HooksResource {
     }
 
     /** A hook just created, with its secret: the only time the API shows it. */
-    public record CreatedView(String name, String job, String url, String secret, Instant createdAt) {
+    public record CreatedView(String name, String job, String url, String secret, Instant createdAt, String note) {
     }
 
     @Inject
@@ -48,7 +48,10 @@ public class HooksResource {
                 .map(h -> new HookView(h.name(), h.job(), hooks.url(h.app().name(), h.name()), h.createdAt())).toList();
     }
 
-    /** {@code {name, job}} → 201 {@code {name, job, url, secret, createdAt}}; a name taken → 409. */
+    /**
+     * {@code {name, job}} → 201 {@code {name, job, url, secret, createdAt, note?}}; a name taken → 409; a job
+     * the live version does not register → 400 listing those it does ({@code note}: why it was not checked).
+     */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(@PathParam("app") String app, InputStream body, @Context UriInfo uri) {
@@ -57,7 +60,7 @@ public class HooksResource {
         Hook hook = created.hook();
         return Response.created(uri.getAbsolutePathBuilder().path(hook.name()).build())
                 .header("Cache-Control", "no-store")
-                .entity(new CreatedView(hook.name(), hook.job(), created.url(), created.secret(), hook.createdAt())).build();
+                .entity(new CreatedView(hook.name(), hook.job(), created.url(), created.secret(), hook.createdAt(), created.note())).build();
     }
 
     /** → 204; no such hook → 404. */

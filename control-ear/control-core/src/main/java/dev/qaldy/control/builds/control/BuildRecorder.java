@@ -38,14 +38,14 @@ public class BuildRecorder {
         return true;
     }
 
-    /** Stores the bundle bytes with its SHA-256 and seal, and marks the build succeeded. */
-    public void succeed(long buildId, byte[] bundle, String sha256, String seal, List<String> log) {
+    /** Stores the bundle bytes with its SHA-256, seal and the jobs its server.js registers, and marks the build succeeded. */
+    public void succeed(long buildId, byte[] bundle, String sha256, String seal, JobExports jobs, List<String> log) {
         Build build = em.find(Build.class, buildId);
         if (build == null) {
             return;
         }
         em.persist(new BundleBytes(buildId, bundle));
-        build.succeed(sha256, seal, log, clock.instant());
+        build.succeed(sha256, seal, jobs.stored(), log, clock.instant());
     }
 
     /** Marks the build failed with its log; a build that is gone or already final stays as it is. */

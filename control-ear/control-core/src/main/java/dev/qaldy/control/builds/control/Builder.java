@@ -10,7 +10,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,6 +27,8 @@ import java.util.UUID;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * The builder: once a queued build is committed it runs on the server's default managed executor,
@@ -62,6 +70,35 @@ public class Builder {
         }
     }
 
+    /**
+     * The jobs the bundle's handler script registers ({@link JobExports}: read, never run); the
+     * handler is the manifest's, else {@code server.js} when present, as the runtime host picks it.
+     */
+    static JobExports jobsOf(Path bundle) throws IOException {
+        try (ZipFile zip = new ZipFile(bundle.toFile())) {
+            ZipEntry manifestEntry = zip.getEntry(Manifest.FILE);
+            String handler = null;
+            if (manifestEntry != null) {
+                try (InputStream in = zip.getInputStream(manifestEntry); JsonReader reader = Json.createReader(in)) {
+                    JsonValue value = reader.readObject().get("handler");
+                    handler = value instanceof JsonString named ? named.getString() : null;
+                } catch (RuntimeException e) {
+                    handler = null; // the packager checked the manifest already
+                }
+            }
+            if (handler == null && zip.getEntry("server.js") != null) {
+                handler = "server.js";
+            }
+            ZipEntry script = handler == null ? null : zip.getEntry(handler);
+            if (script == null) {
+                return JobExports.none();
+            }
+            try (InputStream in = zip.getInputStream(script)) {
+                return JobExports.read(new String(in.readAllBytes(), StandardCharsets.UTF_8), handler);
+            }
+        }
+    }
+
     /** Builds one version; called on an executor thread. */
     void run(BuildQueued build) {
         List<String> lines = new ArrayList<>();
@@ -78,7 +115,10 @@ public class Builder {
                     clock.instant().truncatedTo(ChronoUnit.SECONDS));
             String signed = BundleSeals.sign(seal, keys.privateKey());
             lines.add("sealed version " + build.version() + " with the cell key");
-            recorder.succeed(build.buildId(), Files.readAllBytes(bundle), packed.sha256(), signed, lines);
+            JobExports jobs = jobsOf(bundle);
+            lines.add(jobs.complete() ? "jobs (app.job): " + jobs.describe()
+                    : "jobs (app.job): not known, so schedules and hooks naming any job are accepted; " + jobs.note());
+            recorder.succeed(build.buildId(), Files.readAllBytes(bundle), packed.sha256(), signed, jobs, lines);
             log.log(Level.INFO, "built {0} version {1}: sha256 {2}", new Object[] {build.app(), build.version(), packed.sha256()});
         } catch (BundleRejected refused) {
             lines.add("refused: " + refused.getMessage());

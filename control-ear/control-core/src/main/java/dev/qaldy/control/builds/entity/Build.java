@@ -69,6 +69,14 @@ public class Build {
     @Column(name = "BUILD_LOG")
     private String log;
 
+    /**
+     * The job handlers its server.js registers, comma-separated ({@code ""}: none), as the builder read
+     * them; null when not known (built before this was recorded, or registered in a way the builder
+     * cannot read). At most 100 names of at most 64 characters.
+     */
+    @Column(name = "JOBS", length = 6600)
+    private String jobs;
+
     @Column(name = "CREATED_BY", nullable = false, length = 254)
     private String createdBy;
 
@@ -103,11 +111,16 @@ public class Build {
         status = BuildStatus.RUNNING;
     }
 
-    /** The bundle was written and sealed. */
-    public void succeed(String sha256, String seal, List<String> lines, Instant at) {
+    /**
+     * The bundle was written and sealed.
+     *
+     * @param jobs the job names its server.js registers, comma-separated; null when not known
+     */
+    public void succeed(String sha256, String seal, String jobs, List<String> lines, Instant at) {
         requireStatus(BuildStatus.RUNNING);
         this.sha256 = Objects.requireNonNull(sha256, "sha256");
         this.seal = Objects.requireNonNull(seal, "seal");
+        this.jobs = jobs;
         finish(BuildStatus.SUCCEEDED, lines, at);
     }
 
@@ -142,6 +155,11 @@ public class Build {
             kept.add("(" + (lines.size() - MAX_LOG_LINES) + " more lines not kept)");
         }
         return String.join("\n", kept);
+    }
+
+    /** The job names its server.js registers, comma-separated ({@code ""}: none); null when not known. */
+    public String jobs() {
+        return jobs;
     }
 
     public Long id() {

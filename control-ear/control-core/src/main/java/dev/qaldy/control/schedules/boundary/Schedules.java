@@ -7,6 +7,7 @@ import dev.qaldy.control.audit.entity.Audited;
 import dev.qaldy.control.platform.control.Conflict;
 import dev.qaldy.control.platform.control.InvalidInput;
 import dev.qaldy.control.platform.control.NotFound;
+import dev.qaldy.control.schedules.control.LiveJobs;
 import dev.qaldy.control.schedules.entity.CronRule;
 import dev.qaldy.control.schedules.entity.JobName;
 import dev.qaldy.control.schedules.entity.Run;
@@ -44,6 +45,17 @@ public class Schedules {
     @Inject
     Event<Audited> audit;
 
+    @Inject
+    LiveJobs liveJobs;
+
+    /**
+     * A schedule just added.
+     *
+     * @param note null when the live version registers the job; else why the job could not be checked
+     */
+    public record Added(Schedule schedule, String note) {
+    }
+
     /** Whether owners may add 6-field cron expressions with a seconds field (demos, tests); off: 5 fields only. */
     @Inject
     @ConfigProperty(name = "qaldy.scheduler.allow-seconds", defaultValue = "false")
@@ -56,16 +68,20 @@ public class Schedules {
     }
 
     /**
-     * Adds a schedule (owner only); it first fires at the first tick after now.
+     * Adds a schedule (owner only); it first fires at the first tick after now. The job must be one the
+     * app's live version registers ({@link LiveJobs}); with no live version yet, or one whose jobs are
+     * not known, the schedule is added with a note saying the job was not checked.
      *
      * @param zone an IANA zone; null or blank for UTC
-     * @throws InvalidInput for a bad cron expression (6 fields only with {@code qaldy.scheduler.allow-seconds}), zone or job name
+     * @throws InvalidInput for a bad cron expression (6 fields only with {@code qaldy.scheduler.allow-seconds}), zone or
+     *                      job name, or a job the live version does not register (the message lists those it does)
      * @throws Conflict     when the app has {@value #MAX_PER_APP} schedules already
      */
-    public Schedule add(Session me, String appName, String cron, String zone, String job) {
+    public Added add(Session me, String appName, String cron, String zone, String job) {
         CronRule rule = CronRule.of(cron, zone, allowSeconds);
         JobName.check(job);
         App app = guard.ownedForUpdate(me, appName);
+        String note = liveJobs.check(app, job);
         long count = em.createNamedQuery(Schedule.COUNT_OF_APP, Long.class).setParameter("app", app).getSingleResult();
         if (count >= MAX_PER_APP) {
             throw new Conflict(appName + " has " + MAX_PER_APP + " schedules, the most an app may have; delete one first");
@@ -75,7 +91,7 @@ public class Schedules {
         em.flush();
         audit.fire(new Audited(me.email(), Schedule.AUDIT_CREATE, app.id(), app.name(),
                 "schedule " + schedule.id() + ": \"" + rule.expression() + "\" in " + rule.zone().getId() + " runs job " + job));
-        return schedule;
+        return new Added(schedule, note);
     }
 
     /**

@@ -43,6 +43,10 @@ public class AppShield {
     @Column(name = "DENIED_CIDRS", length = 2500)
     private String deniedCidrs;
 
+    /** An IANA zone id, or null: the gate's default zone. */
+    @Column(name = "DAY_ZONE", length = ShieldRules.MAX_ZONE_LENGTH)
+    private String dayZone;
+
     @Column(name = "SEQ", nullable = false)
     private long sequence;
 
@@ -64,6 +68,7 @@ public class AppShield {
         perAppPerDay = rules.perAppPerDay();
         blockedUserAgents = String.join("\n", rules.blockedUserAgents());
         deniedCidrs = String.join("\n", rules.deniedCidrs());
+        dayZone = rules.dayZone();
         this.sequence = sequence;
         this.updatedAt = now.toEpochMilli();
     }
@@ -74,7 +79,7 @@ public class AppShield {
 
     public ShieldRules rules() {
         return new ShieldRules(perClientPerMinute, perAppPerMinute, perAppPerDay, ShieldRules.lines(blockedUserAgents),
-                ShieldRules.lines(deniedCidrs));
+                ShieldRules.lines(deniedCidrs), dayZone);
     }
 
     public long sequence() {

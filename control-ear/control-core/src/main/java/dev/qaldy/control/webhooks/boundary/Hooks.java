@@ -6,6 +6,7 @@ import dev.qaldy.control.apps.entity.App;
 import dev.qaldy.control.audit.entity.Audited;
 import dev.qaldy.control.platform.control.Conflict;
 import dev.qaldy.control.platform.control.NotFound;
+import dev.qaldy.control.schedules.control.LiveJobs;
 import dev.qaldy.control.schedules.entity.JobName;
 import dev.qaldy.control.schedules.entity.Run;
 import dev.qaldy.control.schedules.entity.RunQueued;
@@ -23,6 +24,7 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -30,7 +32,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * An app's webhooks: the owner creates (the secret is shown once), lists and deletes them; senders
- * deliver to {@code /hooks/<app>/<hook>}. A delivery is checked (hook known, signature right),
+ * deliver to {@code /hooks/<app>/<hook>}. A delivery is checked (hook known, signature right and
+ * timestamped within {@code qaldy.webhooks.tolerance}),
  * recorded with its body hash and queues a run of the hook's job, all in one transaction; the
  * hook's row is locked meanwhile, so two copies of one delivery never both queue a run.
  */
@@ -41,8 +44,12 @@ public class Hooks {
     /** Most hooks one app may have. */
     public static final int MAX_PER_APP = 20;
 
-    /** A new hook as its owner sees it once, with its secret. */
-    public record Created(Hook hook, String secret, String url) {
+    /**
+     * A new hook as its owner sees it once, with its secret.
+     *
+     * @param note null when the live version registers the hook's job; else why it could not be checked
+     */
+    public record Created(Hook hook, String secret, String url, String note) {
     }
 
     /**
@@ -70,8 +77,16 @@ public class Hooks {
     Event<RunQueued> queued;
 
     @Inject
+    LiveJobs liveJobs;
+
+    @Inject
     @ConfigProperty(name = "qaldy.public-url", defaultValue = "http://localhost:8080")
     String publicUrl;
+
+    /** How far a signature's timestamp may be from now, either way (Stripe's default: 5 min). */
+    @Inject
+    @ConfigProperty(name = "qaldy.webhooks.tolerance", defaultValue = "PT5M")
+    Duration tolerance;
 
     /** Where senders deliver to: {@code <public url>/hooks/<app>/<hook>}. */
     public String url(String app, String hook) {
@@ -87,13 +102,15 @@ public class Hooks {
     /**
      * Creates a hook with a new secret (owner only).
      *
-     * @throws dev.qaldy.control.platform.control.InvalidInput for a bad name or job
+     * @throws dev.qaldy.control.platform.control.InvalidInput for a bad name or job, or a job the live version does
+     *         not register ({@link LiveJobs}; no live version yet: created with a note)
      * @throws Conflict when the name is taken in this app, or the app has {@value #MAX_PER_APP} hooks
      */
     public Created create(Session me, String appName, String name, String job) {
         Hook.checkName(name);
         JobName.check(job);
         App app = guard.ownedForUpdate(me, appName);
+        String note = liveJobs.check(app, job);
         if (byName(app, name) != null) {
             throw new Conflict(appName + " already has a hook named " + name);
         }
@@ -104,7 +121,7 @@ public class Hooks {
         Hook hook = new Hook(app, name, job, secret, me.email(), clock.instant());
         em.persist(hook);
         audit.fire(new Audited(me.email(), Hook.AUDIT_CREATE, app.id(), app.name(), "hook " + name + " runs job " + job));
-        return new Created(hook, secret, url(app.name(), name));
+        return new Created(hook, secret, url(app.name(), name), note);
     }
 
     /**
@@ -127,13 +144,14 @@ public class Hooks {
      * Receives one delivery.
      *
      * @param body      the raw body, already read within its bound
-     * @param signature the {@code X-Qaldy-Signature} header, or null
+     * @param signature the {@code Qaldy-Signature} header ({@code t=<unix s>,v1=<hex>}), or null
+     * @param oldSignature the {@code X-Qaldy-Signature} header of the old scheme, or null: only to say it is no longer accepted
      * @param key       the sender's idempotency key ({@link Idempotency#key}), or null
      * @throws NotFound     for an unknown app or hook
-     * @throws BadSignature when the signature is missing or wrong
+     * @throws BadSignature when the signature is missing, malformed, wrong, or its timestamp is outside the tolerance
      * @throws Conflict     when the key was used before with a different body
      */
-    public Received receive(String appName, String hookName, byte[] body, String signature, String key) {
+    public Received receive(String appName, String hookName, byte[] body, String signature, String oldSignature, String key) {
         App app = Hook.isWellFormed(hookName) ? guard.byName(appName).orElse(null) : null;
         Hook hook = app == null ? null : em.createNamedQuery(Hook.BY_NAME, Hook.class).setParameter("app", app)
                 .setParameter("name", hookName).setLockMode(LockModeType.PESSIMISTIC_WRITE)
@@ -141,9 +159,10 @@ public class Hooks {
         if (hook == null) {
             throw new NotFound("there is no such webhook");
         }
-        if (!HookSignature.matches(hook.secret(), body, signature)) {
-            throw new BadSignature("the " + HookSignature.HEADER + " header must be sha256=<hex of HMAC-SHA256 of"
-                    + " the raw body with the hook's secret>; it is " + (signature == null ? "missing" : "wrong"));
+        Instant checkedAt = clock.instant();
+        HookSignature.Verdict verdict = HookSignature.check(hook.secret(), body, signature, checkedAt, tolerance);
+        if (verdict != HookSignature.Verdict.VALID) {
+            throw new BadSignature(refusal(verdict, signature, oldSignature, checkedAt));
         }
         String hash = HookSignature.sha256(body);
         Delivery recorded = key == null ? null : em.createNamedQuery(Delivery.BY_KEY, Delivery.class)
@@ -168,6 +187,26 @@ public class Hooks {
                 "job " + hook.job() + " for hook " + hook.name() + " (delivery " + delivery.deliveryId() + ", run " + run.id() + ")"));
         queued.fire(new RunQueued(run.id()));
         return new Received(delivery.deliveryId(), false);
+    }
+
+    /** The 401's detail: what is wrong and how to sign (no secret, no expected digest). */
+    private String refusal(HookSignature.Verdict verdict, String signature, String oldSignature, Instant now) {
+        String how = HookSignature.HEADER + " must be t=<unix seconds>,v1=<hex of HMAC-SHA256 of \"<t>.<raw body>\""
+                + " with the hook's secret>, signed at sending time";
+        return switch (verdict) {
+            case MISSING -> oldSignature != null
+                    ? "the " + HookSignature.OLD_HEADER + " header (sha256=…) is no longer accepted because it can be replayed; " + how
+                    : "the signature is missing: " + how;
+            case MALFORMED -> "the signature is malformed: " + how;
+            case WRONG -> "the signature is wrong: " + how;
+            case TOO_OLD -> "signature timestamp too old: t=" + HookSignature.timestamp(signature) + " is "
+                    + (now.getEpochSecond() - HookSignature.timestamp(signature)) + " s before the receiver's clock, more than the "
+                    + tolerance.toSeconds() + " s allowed; sign each delivery and each retry when you send it";
+            case IN_FUTURE -> "signature timestamp too far in the future: t=" + HookSignature.timestamp(signature) + " is "
+                    + (HookSignature.timestamp(signature) - now.getEpochSecond()) + " s after the receiver's clock, more than the "
+                    + tolerance.toSeconds() + " s allowed; check the sender's clock";
+            case VALID -> throw new IllegalArgumentException("a valid signature is not refused");
+        };
     }
 
     private Hook byName(App app, String name) {

@@ -5,23 +5,55 @@ import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The signature rule of webhooks, as the big senders do it: header
- * {@code X-Qaldy-Signature: sha256=<lower-case hex of HMAC-SHA256(secret, raw body)>}. Checked in
- * constant time over the bytes of the digest, so timing tells nothing about how much matched.
+ * The signature rule of webhooks, as Stripe does it: header
+ * {@code Qaldy-Signature: t=<unix seconds>,v1=<lower-case hex of HMAC-SHA256(secret, "<t>.<raw body>")>}.
+ * The timestamp is signed with the body, so a recorded delivery cannot be replayed after the
+ * tolerance (config {@code qaldy.webhooks.tolerance}, default 5 min) even under a new delivery id.
+ * Several {@code v1} values may be given (one per secret while a sender rotates); one match is
+ * enough. Other schemes ({@code v0=…}) are ignored. Digests are compared in constant time.
  */
 public final class HookSignature {
 
     /** The header a sender signs with. */
-    public static final String HEADER = "X-Qaldy-Signature";
-    static final String PREFIX = "sha256=";
+    public static final String HEADER = "Qaldy-Signature";
+    /** The header of the old scheme ({@code sha256=<hex of the body alone>}), refused with a message saying so. */
+    public static final String OLD_HEADER = "X-Qaldy-Signature";
+    /** Longest header read, in characters (a timestamp and up to {@value #MAX_SIGNATURES} {@code v1} values). */
+    static final int MAX_HEADER_LENGTH = 1024;
+    /** Most {@code v1} values checked in one header. */
+    static final int MAX_SIGNATURES = 8;
     private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** What a header says about a delivery, in the order checked: form, digest, then time. */
+    public enum Verdict {
+        /** Signed with the secret, within the tolerance. */
+        VALID,
+        /** No header. */
+        MISSING,
+        /** Not {@code t=<digits>,v1=<64 hex>[,v1=…]}. */
+        MALFORMED,
+        /** Well formed, but no {@code v1} is the HMAC of {@code "<t>.<body>"} with the secret. */
+        WRONG,
+        /** Signed, but {@code t} is more than the tolerance before now. */
+        TOO_OLD,
+        /** Signed, but {@code t} is more than the tolerance after now. */
+        IN_FUTURE
+    }
+
+    /** A parsed header: the timestamp and the presented digests. */
+    record Parsed(long timestamp, List<byte[]> digests) {
+    }
 
     private HookSignature() {
     }
@@ -33,27 +65,80 @@ public final class HookSignature {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
-    /** The header value a sender computes: {@code sha256=<hex>}. */
-    public static String sign(String secret, byte[] body) {
-        return PREFIX + HexFormat.of().formatHex(hmac(secret, body));
+    /** The header value a sender computes at {@code timestamp} (unix seconds): {@code t=<t>,v1=<hex>}. */
+    public static String sign(String secret, long timestamp, byte[] body) {
+        return "t=" + timestamp + ",v1=" + HexFormat.of().formatHex(hmac(secret, timestamp, body));
     }
 
-    /** Whether {@code header} is the signature of {@code body} with {@code secret}; false for anything malformed. */
-    public static boolean matches(String secret, byte[] body, String header) {
-        if (secret == null || body == null || header == null) {
-            return false;
+    /**
+     * Checks a delivery's header.
+     *
+     * @param now       the receiver's clock
+     * @param tolerance how far {@code t} may be from {@code now}, either way
+     */
+    public static Verdict check(String secret, byte[] body, String header, Instant now, Duration tolerance) {
+        if (header == null || header.isBlank()) {
+            return Verdict.MISSING;
         }
-        String value = header.trim();
-        if (!value.toLowerCase(Locale.ROOT).startsWith(PREFIX) || value.length() != PREFIX.length() + 64) {
-            return false;
+        Parsed parsed = parse(header);
+        if (parsed == null || secret == null || body == null) {
+            return Verdict.MALFORMED;
         }
-        byte[] presented;
-        try {
-            presented = HexFormat.of().parseHex(value.substring(PREFIX.length()));
-        } catch (IllegalArgumentException e) {
-            return false;
+        byte[] expected = hmac(secret, parsed.timestamp(), body);
+        boolean matched = false;
+        for (byte[] presented : parsed.digests()) {
+            matched |= MessageDigest.isEqual(expected, presented); // no early exit: every value is compared
         }
-        return MessageDigest.isEqual(hmac(secret, body), presented);
+        if (!matched) {
+            return Verdict.WRONG;
+        }
+        long age = now.getEpochSecond() - parsed.timestamp();
+        if (age > tolerance.toSeconds()) {
+            return Verdict.TOO_OLD;
+        }
+        if (-age > tolerance.toSeconds()) {
+            return Verdict.IN_FUTURE;
+        }
+        return Verdict.VALID;
+    }
+
+    /** The header's timestamp in unix seconds, or null when the header is not well formed. */
+    public static Long timestamp(String header) {
+        Parsed parsed = header == null ? null : parse(header);
+        return parsed == null ? null : parsed.timestamp();
+    }
+
+    /** The parts of {@code t=…,v1=…}, or null when it is not exactly one {@code t} and 1 to 8 {@code v1}. */
+    static Parsed parse(String header) {
+        if (header.length() > MAX_HEADER_LENGTH) {
+            return null;
+        }
+        Long timestamp = null;
+        List<byte[]> digests = new ArrayList<>();
+        for (String part : header.split(",", -1)) {
+            int eq = part.indexOf('=');
+            if (eq < 1) {
+                return null;
+            }
+            String key = part.substring(0, eq).trim().toLowerCase(Locale.ROOT);
+            String value = part.substring(eq + 1).trim();
+            if (key.equals("t")) {
+                if (timestamp != null || !value.matches("[0-9]{1,12}")) {
+                    return null;
+                }
+                timestamp = Long.parseLong(value);
+            } else if (key.equals("v1")) {
+                if (value.length() != 64 || digests.size() == MAX_SIGNATURES) {
+                    return null;
+                }
+                try {
+                    digests.add(HexFormat.of().parseHex(value));
+                } catch (IllegalArgumentException e) {
+                    return null;
+                }
+            }
+        }
+        return timestamp == null || digests.isEmpty() ? null : new Parsed(timestamp, digests);
     }
 
     /** Lower-case hex SHA-256 of a body, recorded with each delivery. */
@@ -65,10 +150,11 @@ public final class HookSignature {
         }
     }
 
-    private static byte[] hmac(String secret, byte[] body) {
+    private static byte[] hmac(String secret, long timestamp, byte[] body) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            mac.update((timestamp + ".").getBytes(StandardCharsets.US_ASCII));
             return mac.doFinal(body);
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("this JVM cannot compute HMAC-SHA256", e);

@@ -28,10 +28,11 @@ class BuildTest {
     void a_finished_build_never_changes() {
         Build build = new Build(app, 1, "ana@example.com", 10, NOW);
         build.start();
-        build.succeed("a".repeat(64), "seal", List.of("ok"), NOW);
+        build.succeed("a".repeat(64), "seal", "digest", List.of("ok"), NOW);
         assertThatThrownBy(() -> build.fail(List.of("no"), NOW)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> build.succeed("b".repeat(64), "seal", List.of(), NOW)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> build.succeed("b".repeat(64), "seal", null, List.of(), NOW)).isInstanceOf(IllegalStateException.class);
         assertThat(build.sha256()).isEqualTo("a".repeat(64));
+        assertThat(build.jobs()).isEqualTo("digest");
         assertThat(build.logLines()).containsExactly("ok");
     }
 

@@ -164,6 +164,22 @@ class CatchUpPlannerTest {
                 .containsExactly("2026-11-30T09:00Z", "catch-up 2026-11-30T12:00Z", "2026-11-30T13:00Z");
     }
 
+    /**
+     * Issue 6's DST bullet with a wall-clock step on top: Berlin's 02:30 daily ran at 03:30 CEST on the
+     * spring-forward day; the clock then steps back 90 minutes (01:00 CET, before the gap) and walks
+     * over 03:30 CEST again: no second run that day, and the next day's 02:30 CEST runs as usual.
+     */
+    @Test
+    void a_clock_stepping_back_over_the_spring_forward_run_does_not_re_fire_it() {
+        CronRule rule = CronRule.of(DAILY_0230, "Europe/Berlin");
+        Instant fired = at("2026-03-29T03:30+02:00");
+        Instant created = at("2026-03-01T00:00:00Z");
+        for (Instant now = at("2026-03-29T01:00+01:00"); now.isBefore(at("2026-03-30T02:29:59+02:00")); now = now.plusSeconds(15)) {
+            assertThat(PLANNER.plan(now, rule, fired, created)).as(now.toString()).isEqualTo(new Nothing());
+        }
+        assertThat(PLANNER.plan(at("2026-03-30T02:30:05+02:00"), rule, fired, created)).isEqualTo(ordinary("2026-03-30T02:30+02:00"));
+    }
+
     @Test
     void the_clock_stepping_back_an_hour_re_fires_nothing() {
         CronRule rule = CronRule.of(HOURLY, "UTC");

@@ -17,7 +17,7 @@ class ShieldRulesTest {
         ShieldRules rules = new ShieldRules(1L, null, 1_000_000_000L, List.of("(?i)curl", "python"), List.of("10.0.0.0/8", "2001:db8::/32"));
         assertThat(rules.none()).isFalse();
         assertThat(rules.summary()).isEqualTo("perClientPerMinute=1; perAppPerMinute=plan; perAppPerDay=1000000000; "
-                + "2 user-agent patterns; 2 denied ranges");
+                + "2 user-agent patterns; 2 denied ranges; dayZone=default");
         assertThat(new ShieldRules(null, null, null, null, null)).isEqualTo(ShieldRules.NONE);
         assertThat(ShieldRules.NONE.none()).isTrue();
         for (long bad : new long[] {0, -1, 1_000_000_001L}) {
@@ -54,5 +54,30 @@ class ShieldRulesTest {
     void stored_lines_come_back_without_blanks() {
         assertThat(ShieldRules.lines("a\n\nb\n")).containsExactly("a", "b");
         assertThat(ShieldRules.lines(null)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Europe/Berlin", "Pacific/Kiritimati", "UTC", "America/Argentina/Buenos_Aires", "Etc/GMT-14"})
+    void a_day_zone_is_an_iana_region_name(String zone) {
+        ShieldRules rules = new ShieldRules(null, null, null, List.of(), List.of(), zone);
+        assertThat(rules.dayZone()).isEqualTo(zone);
+        assertThat(rules.none()).as("a zone alone is a setting").isFalse();
+        assertThat(rules.summary()).endsWith("dayZone=" + zone);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Mars/Olympus_Mons", "+01:00", "UTC+1", "GMT+01:00", "Z", "europe/berlin", "Europe/Berlin ", "CET\n"})
+    void anything_else_is_not_a_day_zone(String zone) {
+        assertThatThrownBy(() -> new ShieldRules(null, null, null, List.of(), List.of(), zone)).isInstanceOf(InvalidInput.class)
+                .hasMessageContaining("\"dayZone\" is not a time zone name").hasMessageContaining("Europe/Berlin");
+    }
+
+    @Test
+    void a_day_zone_is_bounded_in_length() {
+        assertThatThrownBy(() -> new ShieldRules(null, null, null, List.of(), List.of(), "Europe/" + "x".repeat(100)))
+                .isInstanceOf(InvalidInput.class).hasMessageContaining("1..64 characters").hasMessageNotContaining("xxxx");
+        assertThatThrownBy(() -> new ShieldRules(null, null, null, List.of(), List.of(), ""))
+                .isInstanceOf(InvalidInput.class).hasMessageContaining("dayZone");
+        assertThat(new ShieldRules(null, null, null, List.of(), List.of(), null)).isEqualTo(ShieldRules.NONE);
     }
 }
