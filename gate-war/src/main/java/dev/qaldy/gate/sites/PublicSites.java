@@ -106,6 +106,11 @@ public class PublicSites {
         }
     }
 
+    /** Drops every copy: the gate missed sharing changes it can no longer learn (a gap in the sharing-changes feed). */
+    public void forgetAll() {
+        memory.forgetAll();
+    }
+
     /** Copies held (for tests and metrics). */
     public long remembered() {
         return memory.size();
