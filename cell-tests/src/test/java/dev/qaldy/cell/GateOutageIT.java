@@ -171,6 +171,7 @@ class GateOutageIT {
     void a_gate_paused_through_a_revocation_never_lets_the_person_in_from_its_copy_when_the_api_dies() throws Exception {
         awaitAsked(owner);
         owner.publish("memo2", cell.root().resolve("examples/guestbook"));
+        owner.openApp("memo2");
         assertThat(owner.api("POST", "/apps/memo/shares", "{\"email\":\"stranger@example.com\"}").statusCode()).isEqualTo(201);
         for (String gate : new String[] {"gate", "gate2"}) {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() ->

@@ -121,7 +121,8 @@ public class AccessCheck {
      */
     public int sharingChanged(String app, long sharingVersion) {
         int dropped = memory.sharingChanged(app, sharingVersion);
-        log.log(Level.INFO, "gate: sharing of {0} changed (version {1}); dropped {2} remembered answers",
+        // Each change arrives twice (push and pull): INFO only when it dropped something.
+        log.log(dropped > 0 ? Level.INFO : Level.FINE, "gate: sharing of {0} changed (version {1}); dropped {2} remembered answers",
                 new Object[] {app, Long.toString(sharingVersion), dropped});
         return dropped;
     }

@@ -220,9 +220,8 @@ public class GateSync {
             body = in.readNBytes(MAX_ANSWER_BYTES + 1);
         }
         if (response.statusCode() != 200 || body.length > MAX_ANSWER_BYTES) {
-            if (response.statusCode() >= 400 && response.statusCode() < 500) {
-                log.log(Level.WARNING, "gate: sharing changes answered HTTP {0}", response.statusCode());
-            }
+            // Any other answer is a failed pull (logged once by fail()): a 404 while the API is not deployed yet,
+            // a 5xx with its database down, a 401 for a wrong service token.
             throw new IOException("sharing changes answered HTTP " + response.statusCode());
         }
         Page page = read(body, cursor);

@@ -453,6 +453,7 @@ class AccessCheckTest {
         sync.tick();
         sync.pulled(nanos.get()); // synced again, then the API fails
         api = DOWN;
+        clock.move(Duration.ofSeconds(30)); // past the freshness window
         assertThat(open(1).source()).isEqualTo(Source.OUTAGE_COPY);
     }
 
