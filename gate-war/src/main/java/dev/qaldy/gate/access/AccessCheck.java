@@ -132,11 +132,6 @@ public class AccessCheck {
         memory.forgetAll();
     }
 
-    /** The newest sharing version this gate knows for {@code app}; {@link Long#MIN_VALUE} for none. */
-    public long newestVersion(String app) {
-        return memory.newestVersion(app);
-    }
-
     /**
      * The steps; may throw, {@link #check} turns that into 503. A fresh copy is used without asking
      * only while the gate is in touch with the sharing changes now, and a copy stands in for a
