@@ -121,10 +121,22 @@ public class AccessCheck {
      */
     public int sharingChanged(String app, long sharingVersion) {
         int dropped = memory.sharingChanged(app, sharingVersion);
-        // Each change arrives twice (push and pull): INFO only when it dropped something.
-        log.log(dropped > 0 ? Level.INFO : Level.FINE, "gate: sharing of {0} changed (version {1}); dropped {2} remembered answers",
+        log.log(Level.INFO, "gate: sharing of {0} changed (version {1}); dropped {2} remembered answers",
                 new Object[] {app, Long.toString(sharingVersion), dropped});
         return dropped;
+    }
+
+    /**
+     * A change pulled from the sharing-changes feed: applied like a push ({@link #sharingChanged})
+     * unless this gate already knows {@code app} at {@code sharingVersion} or newer (from the push,
+     * or an answer of that version). Then copies older than it are never used already, and the
+     * copies learned since, of that version or newer, stay: re-applying would drop people the API
+     * allowed after the change, a moment before an outage.
+     *
+     * @return how many copies were dropped
+     */
+    public int pulledChange(String app, long sharingVersion) {
+        return memory.newestVersion(app) >= sharingVersion ? 0 : sharingChanged(app, sharingVersion);
     }
 
     /** Drops every remembered answer (a gap in the sharing-changes feed). */

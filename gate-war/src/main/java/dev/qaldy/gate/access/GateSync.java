@@ -44,7 +44,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * <li>every {@code qaldy.gate.sync-interval} (default 2 s) it pulls
  * {@code GET /api/v1/internal/sharing-changes?since=<cursor>&gate=<qaldy.gate.url>} page by page,
  * the whole round bounded by {@code qaldy.gate.sync-timeout} (default 2 s), and applies each change
- * in order exactly as a push ({@link SharingChanges}); a completed round is a sync
+ * in order as a push unless already known ({@link SharingChanges#applyPulled}); a completed round is a sync
  * ({@link SyncState#pulled}), a failed one a control-plane failure ({@link SyncState#failed});
  * <li>a gate starting up asks without a cursor and takes the feed's end (it remembers nothing yet);
  * <li>its watchdog ticks every {@value #TICK_MS} ms at most; a gap of {@code qaldy.gate.sync-max-gap}
@@ -229,7 +229,7 @@ public class GateSync {
             changes.forgetAll();
         }
         for (Change change : page.changes()) {
-            changes.apply(change.app(), change.sharingVersion());
+            changes.applyPulled(change.app(), change.sharingVersion());
             cursor = change.sequence();
         }
         cursor = page.next();

@@ -116,6 +116,16 @@ public class PublicSites {
         }
     }
 
+    /**
+     * A change pulled from the sharing-changes feed: applied like a push unless this gate already
+     * knows {@code app} at {@code sharingVersion} or newer (then older copies are never used already).
+     */
+    public void pulledChange(String app, long sharingVersion) {
+        if (memory.newestVersion(app) < sharingVersion) {
+            sharingChanged(app, sharingVersion);
+        }
+    }
+
     /** Drops every copy: the gate missed sharing changes it can no longer learn (a gap in the sharing-changes feed). */
     public void forgetAll() {
         memory.forgetAll();

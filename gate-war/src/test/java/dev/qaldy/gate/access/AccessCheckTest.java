@@ -477,4 +477,18 @@ class AccessCheckTest {
         }
         assertThat(open(1).source()).as("the outage began in touch").isEqualTo(Source.OUTAGE_COPY);
     }
+
+    @Test
+    void a_pulled_change_the_push_already_brought_keeps_the_copies_the_api_gave_since() {
+        check.sharingChanged(APP, 2); // the push
+        api = answers(Kind.ALLOW, 2);
+        assertThat(open(1).source()).isEqualTo(Source.ASKED);
+        assertThat(check.pulledChange(APP, 2)).as("the same change, pulled").isZero();
+        assertThat(check.pulledChange(APP, 1)).as("an older one").isZero();
+        api = DOWN;
+        clock.move(Duration.ofMinutes(1));
+        assertThat(open(1).source()).as("the copy of version 2 survived the pull").isEqualTo(Source.OUTAGE_COPY);
+        assertThat(check.pulledChange(APP, 3)).as("a change the push missed").isEqualTo(1);
+        assertThat(open(1).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+    }
 }

@@ -156,4 +156,17 @@ class PublicSitesTest {
         mode = Mode.DOWN;
         assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.UNKNOWN);
     }
+
+    @Test
+    void a_pulled_change_already_known_keeps_the_copy_and_a_newer_one_drops_it() {
+        sites.sharingChanged("docs", 2);
+        version = 2;
+        sites.check("docs");
+        sites.pulledChange("docs", 2);
+        mode = Mode.DOWN;
+        clock.move(Duration.ofMinutes(1));
+        assertThat(sites.check("docs").source()).isEqualTo(Source.OUTAGE_COPY);
+        sites.pulledChange("docs", 3);
+        assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.UNKNOWN);
+    }
 }
