@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -46,6 +47,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * the whole round bounded by {@code qaldy.gate.sync-timeout} (default 2 s), and applies each change
  * in order as a push unless already known ({@link SharingChanges#applyPulled}); a completed round is a sync
  * ({@link SyncState#pulled}), a failed one a control-plane failure ({@link SyncState#failed});
+ * <li>when the API answers an access question after a failure, it pulls at once rather than at
+ * the next interval, so the gate is in touch again within moments of the API's return;
  * <li>a gate starting up asks without a cursor and takes the feed's end (it remembers nothing yet);
  * <li>its watchdog ticks every {@value #TICK_MS} ms at most; a gap of {@code qaldy.gate.sync-max-gap}
  * (default 10 s) or more between ticks is a stall of this process ({@link SyncState#tick}).
@@ -129,6 +132,8 @@ public class GateSync {
         running = true;
         thread = threads.newThread(this::run);
         thread.setName("qaldy-gate-sync");
+        Thread syncThread = thread;
+        state.onSyncWanted(() -> LockSupport.unpark(syncThread));
         thread.start();
         log.log(Level.INFO, "gate: pulling sharing changes every {0} (each round at most {1}); remembered access answers "
                 + "are trusted only while the last sync is younger than {2}{3}",
@@ -151,17 +156,14 @@ public class GateSync {
                 log.log(Level.WARNING, "gate: this process stalled for at least {0} (paused, or a long GC): remembered "
                         + "access answers are not trusted until the next sync", maxGap);
             }
-            if (state.now() - nextPull >= 0) {
+            if (state.takeSyncWanted() || state.now() - nextPull >= 0) {
                 round();
                 nextPull = state.now() + interval.toNanos();
             }
-            long sleepMs = Math.max(1, Math.min(TICK_MS, (nextPull - state.now()) / 1_000_000));
-            try {
-                Thread.sleep(sleepMs);
-            } catch (InterruptedException e) {
-                if (!running) {
-                    return;
-                }
+            long sleepNanos = Math.max(1_000_000, Math.min(TICK_MS * 1_000_000, nextPull - state.now()));
+            LockSupport.parkNanos(this, sleepNanos); // unparked when the API answers after a failure
+            if (Thread.interrupted() && !running) {
+                return;
             }
         }
     }

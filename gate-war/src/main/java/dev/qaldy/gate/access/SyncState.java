@@ -38,6 +38,8 @@ public final class SyncState {
     private long lastTick;
     private long stalledAt = NEVER;
     private boolean lostTouchLogged;
+    private boolean syncWanted;
+    private volatile Runnable wake = () -> { };
 
     /**
      * @param nanos  the monotonic clock, ns ({@code System::nanoTime} in the gate)
@@ -72,10 +74,34 @@ public final class SyncState {
         lostTouchLogged = false;
     }
 
-    /** The control plane answered an access question: an outage, if any, is over (the last sync is unchanged). */
-    public synchronized void answered() {
-        outageStart = NEVER;
-        lostTouchLogged = false;
+    /**
+     * The control plane answered an access question: an outage, if any, is over (the last sync is
+     * unchanged). After a failure this asks the sync thread to pull at once ({@link #onSyncWanted}),
+     * so a gate is in touch again within moments of the API's return, not an interval later.
+     */
+    public void answered() {
+        boolean wasFailing;
+        synchronized (this) {
+            wasFailing = outageStart != NEVER;
+            outageStart = NEVER;
+            lostTouchLogged = false;
+            syncWanted |= wasFailing;
+        }
+        if (wasFailing) {
+            wake.run();
+        }
+    }
+
+    /** Runs {@code wake} (the sync thread's unpark) whenever a pull is wanted at once. */
+    public void onSyncWanted(Runnable wake) {
+        this.wake = Objects.requireNonNull(wake, "wake");
+    }
+
+    /** True once after the API answered following a failure: the sync thread pulls now. */
+    public synchronized boolean takeSyncWanted() {
+        boolean wanted = syncWanted;
+        syncWanted = false;
+        return wanted;
     }
 
     /** A control-plane failure (pull or access question); the first one after an answer starts the outage. */

@@ -140,4 +140,18 @@ class SyncStateTest {
     void the_max_gap_must_be_positive() {
         assertThatThrownBy(() -> new SyncState(nanos::get, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void the_api_answering_after_a_failure_asks_for_a_pull_at_once() {
+        int[] woken = {0};
+        state.onSyncWanted(() -> woken[0]++);
+        pull(100);
+        state.answered();
+        assertThat(state.takeSyncWanted()).as("no failure before: nothing to hurry").isFalse();
+        state.failed();
+        state.answered();
+        assertThat(woken[0]).isEqualTo(1);
+        assertThat(state.takeSyncWanted()).isTrue();
+        assertThat(state.takeSyncWanted()).as("once").isFalse();
+    }
 }
