@@ -7,6 +7,7 @@ import dev.qaldy.contract.keys.CellKeys;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -157,8 +158,63 @@ class GateOutageIT {
         }
     }
 
+    /**
+     * Issue 3 against a hung gate: gate2 is paused (SIGSTOP) through a revocation, so the push
+     * cannot reach it; the API answers once gate2 has been out of touch for the sync bound; then the
+     * API is killed before gate2 resumes, so gate2 never learns of the change. Gate2 must not trust
+     * its copy: the revoked person gets 503 or 403 there, never 200; gate1 took the push. The push
+     * gate2 could not answer may still sit in its socket and clear memo's copies when it resumes, so
+     * the rule itself is checked on another app (memo2), whose copies no push touched.
+     */
     @Test
     @Order(5)
+    void a_gate_paused_through_a_revocation_never_lets_the_person_in_from_its_copy_when_the_api_dies() throws Exception {
+        awaitAsked(owner);
+        owner.publish("memo2", cell.root().resolve("examples/guestbook"));
+        owner.openApp("memo2");
+        assertThat(owner.api("POST", "/apps/memo/shares", "{\"email\":\"stranger@example.com\"}").statusCode()).isEqualTo(201);
+        for (String gate : new String[] {"gate", "gate2"}) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() ->
+                    cell.send(stranger.browserRequest(gate, "memo", "/").GET().build()).statusCode() == 200);
+        }
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() ->
+                cell.send(owner.browserRequest("gate2", "memo2", "/").GET().build()).statusCode() == 200);
+        long gate2LogFrom = Files.size(cell.var().resolve("log/gate2.log"));
+        cell.signal("gate2", "STOP");
+        boolean stopped = true;
+        try {
+            long start = System.nanoTime();
+            HttpResponse<String> revoke = owner.api("DELETE", "/apps/memo/shares/stranger@example.com", null);
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertThat(revoke.statusCode()).as("the revoke is answered as ever, after %d ms", ms).isEqualTo(204);
+            cell.qaldy("stop", "control", "--kill"); // before gate2 resumes: it cannot learn of the change
+            cell.signal("gate2", "CONT");
+            stopped = false;
+            Instant until = Instant.now().plusSeconds(6);
+            while (Instant.now().isBefore(until)) {
+                int onGate2 = cell.send(stranger.browserRequest("gate2", "memo", "/").GET().build()).statusCode();
+                assertThat(onGate2).as("gate2 missed the revocation: 503 or 403, never 200").isIn(503, 403);
+                int onGate1 = cell.send(stranger.browserRequest("gate", "memo", "/").GET().build()).statusCode();
+                assertThat(onGate1).as("gate1 took the push").isIn(503, 403);
+                Thread.sleep(300);
+            }
+            HttpResponse<String> owners = cell.send(owner.browserRequest("gate2", "memo2", "/").GET().build());
+            assertThat(owners.statusCode()).as("gate2 stalled: it trusts no copy, not even of an unchanged app").isEqualTo(503);
+            assertThat(owners.body()).contains("Temporarily unavailable");
+            byte[] gate2Log = Files.readAllBytes(cell.var().resolve("log/gate2.log"));
+            assertThat(new String(gate2Log, (int) Math.min(gate2LogFrom, gate2Log.length),
+                    gate2Log.length - (int) Math.min(gate2LogFrom, gate2Log.length), java.nio.charset.StandardCharsets.UTF_8))
+                    .as("gate2's log says why").contains("this process stalled");
+        } finally {
+            if (stopped) {
+                cell.signal("gate2", "CONT");
+            }
+            cell.qaldy("start", "control");
+        }
+    }
+
+    @Test
+    @Order(6)
     void a_gate_restarted_during_an_outage_refuses_everyone_with_503() throws Exception {
         awaitAsked(owner);
         cell.qaldy("stop", "control", "--kill");
@@ -176,7 +232,7 @@ class GateOutageIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void bad_sessions_and_hosts_get_a_clear_4xx_and_reach_no_app() throws Exception {
         // After the last test's outage: until the gate has learned again whether an app is public (its
         // breakers may be open a few seconds), a request without a valid session gets 503, then its 4xx.

@@ -43,6 +43,9 @@ public class AccessCheck {
     AccessMetrics metrics;
 
     @Inject
+    GateSync gateSync;
+
+    @Inject
     Clock clock;
 
     @Inject
@@ -69,6 +72,8 @@ public class AccessCheck {
 
     AccessPolicy policy;
     AccessMemory memory;
+    /** Whether this gate was in touch with the sharing changes (issue 3); from {@link GateSync} unless a test set it. */
+    SyncState sync;
 
     private final AtomicBoolean failing = new AtomicBoolean();
     private final AtomicBoolean breakerOpen = new AtomicBoolean();
@@ -84,6 +89,9 @@ public class AccessCheck {
         policy = new AccessPolicy(duration("qaldy.gate.access-freshness", freshness),
                 duration("qaldy.gate.access-memory", memoryAge));
         memory = new AccessMemory(clock, policy.memory(), maxEntries, maxApps);
+        if (sync == null) {
+            sync = gateSync.state();
+        }
         metrics.watch(memory);
         log.log(Level.INFO, "gate: access memory is empty: during an outage every person is refused until the "
                 + "control plane answers (answers are used without asking for {0}, remembered for {1} from the "
@@ -118,10 +126,35 @@ public class AccessCheck {
         return dropped;
     }
 
-    /** The steps; may throw, {@link #check} turns that into 503. */
+    /**
+     * A change pulled from the sharing-changes feed: applied like a push ({@link #sharingChanged})
+     * unless this gate already knows {@code app} at {@code sharingVersion} or newer (from the push,
+     * or an answer of that version). Then copies older than it are never used already, and the
+     * copies learned since, of that version or newer, stay: re-applying would drop people the API
+     * allowed after the change, a moment before an outage.
+     *
+     * @return how many copies were dropped
+     */
+    public int pulledChange(String app, long sharingVersion) {
+        return memory.newestVersion(app) >= sharingVersion ? 0 : sharingChanged(app, sharingVersion);
+    }
+
+    /** Drops every remembered answer (a gap in the sharing-changes feed). */
+    public void forgetAll() {
+        memory.forgetAll();
+    }
+
+    /**
+     * The steps; may throw, {@link #check} turns that into 503. A fresh copy is used without asking
+     * only while the gate is in touch with the sharing changes now, and a copy stands in for a
+     * failing control plane only when the gate was in touch right up to the failure
+     * ({@link SyncState}).
+     */
     AccessDecision decide(String app, long personId) {
         long before = clock.millis();
-        Optional<AccessDecision> fresh = policy.withoutAsking(memory.recall(app, personId).orElse(null), before);
+        Optional<AccessDecision> fresh = sync.inTouchNow()
+                ? policy.withoutAsking(memory.recall(app, personId).orElse(null), before)
+                : Optional.empty();
         if (fresh.isPresent()) {
             log.log(Level.FINE, "gate: {0} on {1}: {2} from a fresh copy",
                     new Object[] {personId, app, fresh.get().verdict()});
@@ -129,7 +162,9 @@ public class AccessCheck {
         }
         AccessOutcome outcome = ask(app, personId);
         AccessCopy remembered = null;
+        boolean trusted = true;
         if (outcome instanceof AccessOutcome.Answered answered) {
+            sync.answered();
             AccessAnswer answer = answered.answer();
             boolean kept = memory.learn(app, personId, answer, before);
             if (!kept && (answer.kind() == AccessAnswer.Kind.ALLOW || answer.kind() == AccessAnswer.Kind.DENY)) {
@@ -140,8 +175,16 @@ public class AccessCheck {
         } else {
             // What the memory holds now: a push may have cleared it while the question was out.
             remembered = memory.recall(app, personId).orElse(null);
+            if (outcome instanceof AccessOutcome.Failed failed && FailureClass.of(failed.failure()) == FailureClass.CONTROL_PLANE) {
+                sync.failed();
+                trusted = sync.trustsCopies();
+                if (!trusted && sync.firstDistrust()) {
+                    log.log(Level.WARNING, "gate: the control plane fails and remembered access answers are not used: {0}",
+                            sync.why());
+                }
+            }
         }
-        AccessDecision decision = policy.decide(outcome, remembered, clock.millis());
+        AccessDecision decision = policy.decide(outcome, remembered, clock.millis(), trusted);
         note(app, personId, outcome, decision);
         return decision;
     }

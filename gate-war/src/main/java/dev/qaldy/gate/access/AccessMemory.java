@@ -271,6 +271,14 @@ public final class AccessMemory {
         return forgetApp(app);
     }
 
+    /**
+     * Drops every copy: the gate missed sharing changes it can no longer learn (a gap in the
+     * sharing-changes feed). Apps' newest versions stay.
+     */
+    public void forgetAll() {
+        copies.invalidateAll();
+    }
+
     /** The newest sharing version kept for {@code app}; {@link Long#MIN_VALUE} before any or after its eviction. */
     public long newestVersion(String app) {
         AppVersion version = apps.getIfPresent(app);

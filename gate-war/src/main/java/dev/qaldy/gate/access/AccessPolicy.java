@@ -17,7 +17,9 @@ import java.util.Optional;
  * reset, timeout, 5xx, and the open breaker and full bulkhead that follow from them) a remembered
  * allow younger than the access memory (30 minutes, counted from the API's last allow) lets the
  * person in; a remembered deny stays a 403; nothing remembered is 503 "Temporarily unavailable",
- * never a 403 for someone the gate never saw;
+ * never a 403 for someone the gate never saw; but only when the gate was in touch with the control
+ * plane's sharing changes right up to the failure ({@link SyncState#trustsCopies}), else 503 whatever
+ * is remembered;
  * <li>a gate error is 503 whatever is remembered.
  * </ul>
  * Nothing but an allow (answered, or remembered under these rules) ever allows, and no input makes
@@ -58,14 +60,22 @@ public final class AccessPolicy {
                 : new AccessDecision(Verdict.DENY, Source.FRESH_COPY, "fresh copy of a deny"));
     }
 
+    /** Decides after asking, for a gate in touch with the sharing changes: {@link #decide(AccessOutcome, AccessCopy, long, boolean)} with true. */
+    public AccessDecision decide(AccessOutcome outcome, AccessCopy remembered, long nowMs) {
+        return decide(outcome, remembered, nowMs, true);
+    }
+
     /**
      * Decides after asking.
      *
-     * @param outcome    what asking gave
-     * @param remembered the copy the memory still holds for this person after asking (null for none)
-     * @param nowMs      the clock now
+     * @param outcome       what asking gave
+     * @param remembered    the copy the memory still holds for this person after asking (null for none)
+     * @param nowMs         the clock now
+     * @param copiesTrusted false when the gate was not in touch with the sharing changes up to the
+     *                      failure ({@link SyncState#trustsCopies}): no copy, allow or deny, stands in
+     *                      for the control plane (503)
      */
-    public AccessDecision decide(AccessOutcome outcome, AccessCopy remembered, long nowMs) {
+    public AccessDecision decide(AccessOutcome outcome, AccessCopy remembered, long nowMs, boolean copiesTrusted) {
         try {
             if (outcome instanceof AccessOutcome.Answered answered && answered.answer() != null) {
                 AccessAnswer answer = answered.answer();
@@ -78,7 +88,9 @@ public final class AccessPolicy {
             }
             if (outcome instanceof AccessOutcome.Failed failed) {
                 return switch (FailureClass.of(failed.failure())) {
-                    case CONTROL_PLANE -> fromCopy(remembered, nowMs, failed.failure());
+                    case CONTROL_PLANE -> copiesTrusted ? fromCopy(remembered, nowMs, failed.failure())
+                            : AccessDecision.unavailable("control plane failure, copies not trusted (this gate was out of touch "
+                                    + "with the sharing changes): " + failed.failure());
                     case GATE -> AccessDecision.unavailable("gate error: " + failed.failure());
                 };
             }

@@ -5,7 +5,6 @@ import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.InternalCall;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
-import dev.qaldy.gate.sites.PublicSites;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonNumber;
@@ -20,8 +19,11 @@ import java.util.logging.Logger;
 /**
  * {@code POST /.qaldy/internal/sharing-versions} on any Host, with the service token: the control
  * plane tells this gate, before it answers a share, revoke or delete, that an app's sharing
- * changed. Body {@code {"app":"A","sharingVersion":N}}; answers 204 once every copy of the app is
- * gone, 401 without the token, 400 for a body it cannot read, 405 for another method.
+ * changed. Body {@code {"app":"A","sharingVersion":N,"sequence":S}} ({@code sequence}, the change's
+ * place in the sharing-changes feed, is optional and only logged: the gate's cursor moves by its
+ * pulls, {@link GateSync}); answers 204 once every copy of the app is gone, 401 without the token,
+ * 400 for a body it cannot read, 405 for another method. A push is applied exactly as a pulled
+ * change ({@link SharingChanges}) but is not a sync: it says nothing of other changes.
  */
 @ApplicationScoped
 public class SharingVersionPush {
@@ -33,19 +35,20 @@ public class SharingVersionPush {
     static final int MAX_BODY_BYTES = InternalCall.MAX_BODY_BYTES;
 
     @Inject
-    AccessCheck access;
+    SharingChanges changes;
 
     @Inject
     CellSecrets secrets;
 
     @Inject
-    PublicSites sites;
-
-    @Inject
     Logger log;
 
-    /** A readable push. */
-    record Push(String app, long sharingVersion) {
+    /** A readable push; {@code sequence} is -1 when the control plane did not send one. */
+    record Push(String app, long sharingVersion, long sequence) {
+
+        Push(String app, long sharingVersion) {
+            this(app, sharingVersion, -1);
+        }
     }
 
     public void receive(HttpServletRequest req, HttpServletResponse res) throws IOException {
@@ -58,8 +61,7 @@ public class SharingVersionPush {
                     "A sharing push is a JSON object with an app name and a whole, non-negative sharingVersion."));
             return;
         }
-        sites.sharingChanged(push.app(), push.sharingVersion()); // first: a former site is not public a moment longer
-        access.sharingChanged(push.app(), push.sharingVersion());
+        changes.apply(push.app(), push.sharingVersion());
         InternalCall.done(res);
     }
 
@@ -74,11 +76,18 @@ public class SharingVersionPush {
             return null;
         }
         long value;
+        long sequence = -1;
         try {
             value = version.longValueExact();
+            if (json.containsKey("sequence")) {
+                if (!(json.get("sequence") instanceof JsonNumber seq) || !seq.isIntegral() || seq.longValueExact() < 0) {
+                    return null;
+                }
+                sequence = seq.longValueExact();
+            }
         } catch (ArithmeticException e) {
             return null;
         }
-        return value < 0 ? null : new Push(app, value);
+        return value < 0 ? null : new Push(app, value, sequence);
     }
 }

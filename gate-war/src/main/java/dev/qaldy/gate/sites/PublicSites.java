@@ -1,6 +1,8 @@
 package dev.qaldy.gate.sites;
 
 import dev.qaldy.gate.access.FailureClass;
+import dev.qaldy.gate.access.GateSync;
+import dev.qaldy.gate.access.SyncState;
 import dev.qaldy.gate.platform.ControlPlaneUnavailable;
 import dev.qaldy.gate.sites.SiteDecision.Source;
 import dev.qaldy.gate.sites.SiteDecision.Verdict;
@@ -24,7 +26,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * than the access memory (seed: 30 minutes from the API's answer) stands in. Fails closed: an app
  * the gate never learned is public is {@link Verdict#UNKNOWN}, never public; so is an answer outside
  * the contract, a gate error, and a "public" answer older than a sharing change the gate already
- * heard of. A change of kind reaches the gate as a sharing push and drops the copy at once.
+ * heard of. A change of kind reaches the gate as a sharing push (or its pull of the sharing
+ * changes) and drops the copy at once. As for access answers (issue 3, {@link SyncState}): a fresh
+ * copy is used without asking only while the gate is in touch with the sharing changes, and a copy
+ * stands in for a failing control plane only when the gate was in touch right up to the failure.
  */
 @ApplicationScoped
 public class PublicSites {
@@ -42,6 +47,9 @@ public class PublicSites {
     Clock clock;
 
     @Inject
+    GateSync gateSync;
+
+    @Inject
     Logger log;
 
     @Inject
@@ -57,6 +65,7 @@ public class PublicSites {
     long maxEntries;
 
     private Asker asker;
+    private SyncState sync;
     private Duration freshness;
     private Duration memoryAge;
     private SiteMemory memory;
@@ -66,20 +75,21 @@ public class PublicSites {
     }
 
     /** For tests: the rule without a container. */
-    PublicSites(Asker asker, Clock clock, Logger log, Duration freshness, Duration memoryAge, long maxEntries) {
+    PublicSites(Asker asker, SyncState sync, Clock clock, Logger log, Duration freshness, Duration memoryAge, long maxEntries) {
         this.clock = clock;
         this.log = log;
-        init(asker, freshness, memoryAge, maxEntries);
+        init(asker, sync, freshness, memoryAge, maxEntries);
     }
 
     @PostConstruct
     void start() {
-        init(client::ask, duration("qaldy.gate.access-freshness", freshnessText),
+        init(client::ask, gateSync.state(), duration("qaldy.gate.access-freshness", freshnessText),
                 duration("qaldy.gate.access-memory", memoryText), maxEntries);
     }
 
-    private void init(Asker asker, Duration freshness, Duration memoryAge, long maxEntries) {
+    private void init(Asker asker, SyncState sync, Duration freshness, Duration memoryAge, long maxEntries) {
         this.asker = asker;
+        this.sync = sync;
         this.freshness = freshness;
         this.memoryAge = memoryAge;
         this.memory = new SiteMemory(clock, memoryAge, maxEntries);
@@ -106,6 +116,21 @@ public class PublicSites {
         }
     }
 
+    /**
+     * A change pulled from the sharing-changes feed: applied like a push unless this gate already
+     * knows {@code app} at {@code sharingVersion} or newer (then older copies are never used already).
+     */
+    public void pulledChange(String app, long sharingVersion) {
+        if (memory.newestVersion(app) < sharingVersion) {
+            sharingChanged(app, sharingVersion);
+        }
+    }
+
+    /** Drops every copy: the gate missed sharing changes it can no longer learn (a gap in the sharing-changes feed). */
+    public void forgetAll() {
+        memory.forgetAll();
+    }
+
     /** Copies held (for tests and metrics). */
     public long remembered() {
         return memory.size();
@@ -114,7 +139,7 @@ public class PublicSites {
     SiteDecision decide(String app) {
         long before = clock.millis();
         Optional<SiteCopy> copy = memory.recall(app);
-        if (copy.isPresent() && copy.get().youngerThan(freshness, before)) {
+        if (copy.isPresent() && copy.get().youngerThan(freshness, before) && sync.inTouchNow()) {
             return fromCopy(copy.get(), Source.FRESH_COPY);
         }
         VisibilityAnswer answer;
@@ -126,6 +151,7 @@ public class PublicSites {
             }
             return failed(app, e);
         }
+        sync.answered();
         if (failing.compareAndSet(true, false)) {
             log.log(Level.INFO, "gate: the control plane answers visibility questions again");
         }
@@ -157,6 +183,10 @@ public class PublicSites {
             log.log(Level.INFO, "gate: the control plane stopped answering visibility questions; public sites it "
                     + "answered for in the last {0} stay public, others are not served without sign-in: {1}",
                     new Object[] {memoryAge, failure.toString()});
+        }
+        sync.failed();
+        if (!sync.trustsCopies()) {
+            return SiteDecision.unknown("control plane failure, copies not trusted: " + sync.why());
         }
         Optional<SiteCopy> copy = memory.recall(app); // a push may have cleared it while the question was out
         if (copy.isEmpty()) {

@@ -94,6 +94,11 @@ public final class SiteMemory {
         return newestVersions.getOrDefault(app, Long.MIN_VALUE);
     }
 
+    /** Drops every copy (the gate missed sharing changes it can no longer learn: issue 3's feed gap). */
+    public void forgetAll() {
+        copies.invalidateAll();
+    }
+
     /** Copies held, approximately. */
     public long size() {
         return copies.estimatedSize();

@@ -90,8 +90,16 @@ class AccessCheckTest {
         built.freshness = "PT30S";
         built.memoryAge = "PT30M";
         built.maxEntries = 1000;
+        built.sync = syncedOnce(); // in touch; SyncStateTest and the tests below check the rule itself
         built.start();
         return built;
+    }
+
+    /** A sync state whose monotonic clock stands still right after a sync: in touch for good. */
+    private static SyncState syncedOnce() {
+        SyncState state = new SyncState(() -> 0L, Duration.ofSeconds(10));
+        state.pulled(0L);
+        return state;
     }
 
     private static Session person(long id) {
@@ -414,5 +422,73 @@ class AccessCheckTest {
         bad.maxEntries = 10;
         assertThatThrownBy(bad::start)
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("qaldy.gate.access-freshness");
+    }
+
+    // ---- issue 3: copies only while in touch with the sharing changes
+
+    @Test
+    void a_gate_that_stalled_asks_instead_of_using_a_fresh_copy_and_refuses_from_the_copy_when_the_api_is_gone() {
+        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+        SyncState sync = new SyncState(nanos::get, Duration.ofSeconds(10));
+        sync.pulled(0);
+        check.sync = sync;
+        api = answers(Kind.ALLOW, 1);
+        assertThat(open(1).source()).isEqualTo(Source.ASKED);
+        api = answers(Kind.DENY, 1);
+        assertThat(open(2).verdict()).isEqualTo(Verdict.DENY);
+        nanos.set(Duration.ofSeconds(1).toNanos());
+        clock.move(Duration.ofSeconds(1));
+        assertThat(open(1).source()).as("in touch: the fresh copy").isEqualTo(Source.FRESH_COPY);
+
+        // SIGSTOP for 12 s: no watchdog tick, no sync; the revocation's push was missed
+        nanos.addAndGet(Duration.ofSeconds(12).toNanos());
+        clock.move(Duration.ofSeconds(12));
+        api = DOWN;
+        int before = calls.get();
+        AccessDecision allowedBefore = open(1);
+        assertThat(calls.get()).as("the fresh copy is not used: the gate asks").isEqualTo(before + 1);
+        assertThat(allowedBefore.verdict()).as("out of touch: no copy stands in").isEqualTo(Verdict.UNAVAILABLE);
+        assertThat(open(2).verdict()).as("a remembered deny is not used either").isEqualTo(Verdict.UNAVAILABLE);
+
+        sync.tick();
+        sync.pulled(nanos.get()); // synced again, then the API fails
+        api = DOWN;
+        clock.move(Duration.ofSeconds(30)); // past the freshness window
+        assertThat(open(1).source()).isEqualTo(Source.OUTAGE_COPY);
+    }
+
+    @Test
+    void copies_stand_in_during_an_outage_that_began_while_in_touch() {
+        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+        SyncState sync = new SyncState(nanos::get, Duration.ofSeconds(10));
+        sync.pulled(0);
+        check.sync = sync;
+        api = answers(Kind.ALLOW, 1);
+        assertThat(open(1).allowed()).isTrue();
+        nanos.set(Duration.ofSeconds(3).toNanos());
+        clock.move(Duration.ofMinutes(1));
+        api = DOWN;
+        AccessDecision fromCopy = open(1);
+        assertThat(fromCopy.allowed()).isTrue();
+        assertThat(fromCopy.source()).isEqualTo(Source.OUTAGE_COPY);
+        for (int i = 0; i < 40; i++) { // 20 s more of outage; the watchdog ticks on
+            nanos.addAndGet(Duration.ofMillis(500).toNanos());
+            sync.tick();
+        }
+        assertThat(open(1).source()).as("the outage began in touch").isEqualTo(Source.OUTAGE_COPY);
+    }
+
+    @Test
+    void a_pulled_change_the_push_already_brought_keeps_the_copies_the_api_gave_since() {
+        check.sharingChanged(APP, 2); // the push
+        api = answers(Kind.ALLOW, 2);
+        assertThat(open(1).source()).isEqualTo(Source.ASKED);
+        assertThat(check.pulledChange(APP, 2)).as("the same change, pulled").isZero();
+        assertThat(check.pulledChange(APP, 1)).as("an older one").isZero();
+        api = DOWN;
+        clock.move(Duration.ofMinutes(1));
+        assertThat(open(1).source()).as("the copy of version 2 survived the pull").isEqualTo(Source.OUTAGE_COPY);
+        assertThat(check.pulledChange(APP, 3)).as("a change the push missed").isEqualTo(1);
+        assertThat(open(1).verdict()).isEqualTo(Verdict.UNAVAILABLE);
     }
 }

@@ -21,6 +21,8 @@ class SharingVersionPushTest {
                 .isEqualTo(new SharingVersionPush.Push("guestbook", 4));
         assertThat(read(" {\"sharingVersion\":0, \"app\":\"a-1\", \"extra\":true} "))
                 .isEqualTo(new SharingVersionPush.Push("a-1", 0));
+        assertThat(read("{\"app\":\"guestbook\",\"sharingVersion\":4,\"sequence\":17}"))
+                .isEqualTo(new SharingVersionPush.Push("guestbook", 4, 17));
     }
 
     @ParameterizedTest
@@ -30,7 +32,8 @@ class SharingVersionPushTest {
         "{\"app\":\"guestbook\",\"sharingVersion\":99999999999999999999}",
         "{\"app\":\"Guestbook\",\"sharingVersion\":4}", "{\"app\":\"a.b\",\"sharingVersion\":4}",
         "{\"app\":\"-a\",\"sharingVersion\":4}", "{\"app\":\"\",\"sharingVersion\":4}",
-        "{\"app\":7,\"sharingVersion\":4}"})
+        "{\"app\":7,\"sharingVersion\":4}", "{\"app\":\"guestbook\",\"sharingVersion\":4,\"sequence\":-2}",
+        "{\"app\":\"guestbook\",\"sharingVersion\":4,\"sequence\":\"3\"}"})
     void refusesWhatItCannotRead(String body) throws IOException {
         assertThat(read(body)).isNull();
     }

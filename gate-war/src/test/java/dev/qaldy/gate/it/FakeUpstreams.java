@@ -175,6 +175,10 @@ final class FakeUpstreams {
             visibility(ex, path.substring("/api/v1/internal/apps/".length(), path.length() - "/visibility".length()));
             return;
         }
+        if (path.equals("/api/v1/internal/sharing-changes")) { // issue 3: the gates' pull, kept apart from atControl
+            sharingChanges(ex);
+            return;
+        }
         Seen seen = record(ex, atControl);
         if (path.startsWith("/api/v1/internal/") && !serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
             json(ex, 401, "{\"status\":401}");
@@ -228,6 +232,22 @@ final class FakeUpstreams {
         } else {
             ex.getResponseHeaders().add("Location", "http://127.0.0.1:" + controlPort() + "/api/v1/apps/new");
             json(ex, 200, "{\"received\":" + seen.bodyBytes() + "}");
+        }
+    }
+
+    /**
+     * The sharing-changes feed, always empty at change 0 (the fake pushes nothing): 200 while the
+     * access endpoint answers, 503 at once while it fails or hangs, so the gate is in touch exactly
+     * while this control plane is up.
+     */
+    private void sharingChanges(HttpExchange ex) throws IOException {
+        ex.getRequestBody().readAllBytes();
+        if (!serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
+            json(ex, 401, "{\"status\":401}");
+        } else if (accessMode == AccessMode.ANSWER) {
+            json(ex, 200, "{\"changes\":[],\"next\":0,\"more\":false,\"gap\":false}");
+        } else {
+            json(ex, 503, "{\"status\":503}");
         }
     }
 

@@ -25,6 +25,9 @@ class PublicSitesTest {
     final AtomicInteger asked = new AtomicInteger();
     volatile Mode mode = Mode.PUBLIC;
     volatile long version = 1;
+    /** The monotonic clock of the gate's sync state, ns; stands still unless a test moves it. */
+    final java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+    final dev.qaldy.gate.access.SyncState sync = synced(new dev.qaldy.gate.access.SyncState(nanos::get, Duration.ofSeconds(10)));
     final PublicSites sites = new PublicSites(app -> {
         asked.incrementAndGet();
         return switch (mode) {
@@ -35,7 +38,28 @@ class PublicSitesTest {
             case DOWN -> throw new ControlPlaneUnavailable("connection refused");
             case BUG -> throw new IllegalStateException("a bug in the gate");
         };
-    }, clock, Logger.getAnonymousLogger(), FRESH, MEMORY, 100);
+    }, sync, clock, Logger.getAnonymousLogger(), FRESH, MEMORY, 100);
+
+    private static dev.qaldy.gate.access.SyncState synced(dev.qaldy.gate.access.SyncState state) {
+        state.pulled(0);
+        return state;
+    }
+
+    @Test
+    void a_gate_out_of_touch_with_the_sharing_changes_asks_instead_of_using_a_fresh_copy_and_serves_no_copy_in_an_outage() {
+        sites.check("docs");
+        nanos.addAndGet(Duration.ofSeconds(12).toNanos()); // paused 12 s: no watchdog tick, no sync
+        clock.move(Duration.ofSeconds(12));
+        sites.check("docs");
+        assertThat(asked).as("the fresh copy is not used").hasValue(2);
+        mode = Mode.DOWN;
+        clock.move(Duration.ofSeconds(31));
+        SiteDecision during = sites.check("docs");
+        assertThat(during.verdict()).as(during.toString()).isEqualTo(Verdict.UNKNOWN);
+        sync.tick();
+        sync.pulled(nanos.get());
+        assertThat(sites.check("docs").source()).as("in touch again").isEqualTo(Source.OUTAGE_COPY);
+    }
 
     @Test
     void a_site_the_api_calls_public_is_public_and_a_fresh_copy_saves_asking() {
@@ -130,6 +154,19 @@ class PublicSitesTest {
         sites.check("docs");
         clock.move(Duration.ofMinutes(-5)); // the clock was set back
         mode = Mode.DOWN;
+        assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void a_pulled_change_already_known_keeps_the_copy_and_a_newer_one_drops_it() {
+        sites.sharingChanged("docs", 2);
+        version = 2;
+        sites.check("docs");
+        sites.pulledChange("docs", 2);
+        mode = Mode.DOWN;
+        clock.move(Duration.ofMinutes(1));
+        assertThat(sites.check("docs").source()).isEqualTo(Source.OUTAGE_COPY);
+        sites.pulledChange("docs", 3);
         assertThat(sites.check("docs").verdict()).isEqualTo(Verdict.UNKNOWN);
     }
 }

@@ -354,6 +354,48 @@ class ControlPlaneIT {
         assertThat(TestCell.spooledUploads()).isZero();
     }
 
+    /** Issue 3: the sharing-changes feed the gates pull, in order after a cursor, bounded pages, service token only. */
+    @Test
+    void the_sharing_changes_feed_lists_every_sharing_change_in_order_after_a_cursor() {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        String token = TestCell.serviceToken();
+        String path = "api/v1/internal/sharing-changes";
+
+        Reply start = api.internal("GET", path, null, token);
+        assertThat(start.status()).as(start.toString()).isEqualTo(200);
+        assertThat(start.json().getJsonArray("changes")).as("a starting gate gets the end, no changes").isEmpty();
+        long end = start.json().getJsonNumber("next").longValue();
+        long version = access(app, ana.id()).getJsonNumber("sharingVersion").longValue();
+
+        String bob = unique("bob") + "@example.com";
+        assertThat(api.post("api/v1/apps/" + app + "/shares", json("email", bob), ana.token()).status()).isEqualTo(201);
+        assertThat(api.delete("api/v1/apps/" + app + "/shares/" + bob, ana.token()).status()).isEqualTo(204);
+
+        Reply page = api.internal("GET", path + "?since=" + end + "&limit=1000", null, token);
+        assertThat(page.status()).isEqualTo(200);
+        List<JsonObject> mine = page.json().getJsonArray("changes").stream().map(JsonValue::asJsonObject)
+                .filter(c -> c.getString("app").equals(app)).toList();
+        assertThat(mine).extracting(c -> c.getJsonNumber("sharingVersion").longValue()).containsExactly(version + 1, version + 2);
+        long first = mine.get(0).getJsonNumber("sequence").longValue();
+        long second = mine.get(1).getJsonNumber("sequence").longValue();
+        assertThat(first).isGreaterThan(end);
+        assertThat(second).isGreaterThan(first);
+        assertThat(page.json().getJsonNumber("next").longValue()).isGreaterThanOrEqualTo(second);
+        assertThat(page.json().getBoolean("gap")).isFalse();
+
+        Reply one = api.internal("GET", path + "?since=" + end + "&limit=1&gate=http://127.0.0.1:1", null, token);
+        assertThat(one.json().getJsonArray("changes")).hasSize(1);
+        assertThat(one.json().getBoolean("more")).isTrue();
+        Reply fromFuture = api.internal("GET", path + "?since=" + (second + 1_000_000), null, token);
+        assertThat(fromFuture.json().getBoolean("gap")).as("a cursor this feed never gave").isTrue();
+
+        assertProblem(api.internal("GET", path, null, null), 401, "X-Qaldy-Service-Token");
+        assertProblem(api.internal("GET", path + "?since=-1", null, token), 400, "since");
+        assertProblem(api.internal("GET", path + "?since=x", null, token), 400, "since");
+        assertProblem(api.internal("GET", path + "?since=0&limit=x", null, token), 400, "limit");
+    }
+
     @Test
     void sharing_and_revoking_change_the_access_decision_and_the_sharing_version() {
         Person ana = signUpAndIn("ana");

@@ -22,6 +22,7 @@ import dev.qaldy.control.tickets.entity.Ticket;
 import dev.qaldy.control.webhooks.entity.Delivery;
 import dev.qaldy.control.webhooks.entity.Hook;
 import jakarta.enterprise.context.ApplicationScoped;
+import dev.qaldy.control.sharing.boundary.SharingFeed;
 import dev.qaldy.control.sharing.entity.SharingChanged;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -59,6 +60,9 @@ public class Apps {
 
     @Inject
     Event<SharingChanged> sharingChanged;
+
+    @Inject
+    SharingFeed feed;
 
     @Inject
     Shields shields;
@@ -108,7 +112,7 @@ public class Apps {
         App app = guard.ownedForUpdate(me, name);
         if (app.kind() != kind) {
             app.changeKind(kind);
-            sharingChanged.fire(new SharingChanged(name, app.sharingChanged()));
+            sharingChanged.fire(feed.record(name, app.sharingChanged()));
             audit.fire(new Audited(me.email(), Audited.APP_KIND, app.id(), name, kind.json()));
         }
         return view(app, AppView.OWNER);
@@ -158,7 +162,7 @@ public class Apps {
         em.createNamedQuery(DataRecord.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.remove(app);
         shields.clearFor(name); // the gates forget its shield settings
-        sharingChanged.fire(new SharingChanged(name, app.sharingChanged()));
+        sharingChanged.fire(feed.record(name, app.sharingChanged()));
         audit.fire(new Audited(me.email(), Audited.APP_DELETE, app.id(), name, name));
     }
 

@@ -39,6 +39,9 @@ public class Shares {
     @Inject
     Event<SharingChanged> sharingChanged;
 
+    @Inject
+    SharingFeed feed;
+
     /** The app's viewers, by email (owner only). */
     public List<Share> list(Session me, String appName) {
         App app = guard.owned(me, appName);
@@ -62,7 +65,7 @@ public class Shares {
         }
         Share share = new Share(app, email, clock.instant());
         em.persist(share);
-        sharingChanged.fire(new SharingChanged(app.name(), app.sharingChanged()));
+        sharingChanged.fire(feed.record(app.name(), app.sharingChanged()));
         audit.fire(new Audited(me.email(), Audited.SHARE, app.id(), app.name(), email));
         return share;
     }
@@ -79,7 +82,7 @@ public class Shares {
                 .getResultStream().findFirst()
                 .orElseThrow(() -> new NotFound(appName + " is not shared with " + email));
         em.remove(share);
-        sharingChanged.fire(new SharingChanged(app.name(), app.sharingChanged()));
+        sharingChanged.fire(feed.record(app.name(), app.sharingChanged()));
         audit.fire(new Audited(me.email(), Audited.REVOKE, app.id(), app.name(), email));
     }
 }

@@ -1,0 +1,283 @@
+package dev.qaldy.gate.access;
+
+import dev.qaldy.gate.platform.AppName;
+import dev.qaldy.gate.platform.CellSecrets;
+import dev.qaldy.gate.platform.ControlPlane;
+import dev.qaldy.gate.platform.GateConfig;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Keeps this gate in touch with the control plane's sharing changes (issue 3), on a thread of its
+ * own (from the container's {@link ManagedThreadFactory}, so a slow shield or cap fetch on the
+ * shared scheduler never looks like a stall):
+ * <ul>
+ * <li>every {@code qaldy.gate.sync-interval} (default 2 s) it pulls
+ * {@code GET /api/v1/internal/sharing-changes?since=<cursor>&gate=<qaldy.gate.url>} page by page,
+ * the whole round bounded by {@code qaldy.gate.sync-timeout} (default 2 s), and applies each change
+ * in order as a push unless already known ({@link SharingChanges#applyPulled}); a completed round is a sync
+ * ({@link SyncState#pulled}), a failed one a control-plane failure ({@link SyncState#failed});
+ * <li>when the API answers an access question after a failure, it pulls at once rather than at
+ * the next interval, so the gate is in touch again within moments of the API's return;
+ * <li>a gate starting up asks without a cursor and takes the feed's end (it remembers nothing yet);
+ * <li>its watchdog ticks every {@value #TICK_MS} ms at most; a gap of {@code qaldy.gate.sync-max-gap}
+ * (default 10 s) or more between ticks is a stall of this process ({@link SyncState#tick}).
+ * </ul>
+ * {@code qaldy.gate.url} is this gate's address as the control plane's {@code qaldy.control.gate-urls}
+ * lists it ({@code bin/qaldy} sets it); without it the API cannot tell that this gate pulled a change
+ * its push missed, and waits the full bound.
+ */
+@ApplicationScoped
+public class GateSync {
+
+    static final String PATH = "/api/v1/internal/sharing-changes";
+    static final int PAGE = 500;
+    static final int MAX_PAGES = 20;
+    static final int MAX_ANSWER_BYTES = 1024 * 1024;
+    /** Longest sleep between two watchdog ticks, ms. */
+    static final long TICK_MS = 500;
+
+    @Inject
+    SharingChanges changes;
+
+    @Inject
+    CellSecrets secrets;
+
+    @Inject
+    GateConfig config;
+
+    @Inject
+    Logger log;
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    /** How often the feed is pulled (default 2 s). */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.sync-interval", defaultValue = "PT2S")
+    Duration interval;
+
+    /** Longest one pull round may take, all pages (default 2 s). */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.sync-timeout", defaultValue = "PT2S")
+    Duration timeout;
+
+    /** Longest time without a sync the gate still counts as in touch; must exceed interval + timeout (default 10 s). */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.sync-max-gap", defaultValue = "PT10S")
+    Duration maxGap;
+
+    /** This gate's address as {@code qaldy.control.gate-urls} lists it. */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.url")
+    Optional<String> selfUrl;
+
+    private SyncState state;
+    private HttpClient http;
+    private volatile boolean running;
+    private Thread thread;
+    /** The last change applied; null until the first pull answered. Only the sync thread touches it. */
+    private Long cursor;
+    private boolean reachable = true;
+
+    @PostConstruct
+    void configure() {
+        if (interval.isNegative() || interval.isZero() || timeout.isNegative() || timeout.isZero()
+                || maxGap.compareTo(interval.plus(timeout)) <= 0) {
+            throw new IllegalStateException("qaldy.gate.sync-max-gap (" + maxGap + ") must exceed qaldy.gate.sync-interval ("
+                    + interval + ") + qaldy.gate.sync-timeout (" + timeout + "), both positive");
+        }
+        state = new SyncState(System::nanoTime, maxGap);
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    /** The rule's state, read by {@link AccessCheck} on every decision. */
+    public SyncState state() {
+        return state;
+    }
+
+    /** Starts the sync thread when the application starts. */
+    void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
+        running = true;
+        thread = threads.newThread(this::run);
+        thread.setName("qaldy-gate-sync");
+        Thread syncThread = thread;
+        state.onSyncWanted(() -> LockSupport.unpark(syncThread));
+        thread.start();
+        log.log(Level.INFO, "gate: pulling sharing changes every {0} (each round at most {1}); remembered access answers "
+                + "are trusted only while the last sync is younger than {2}{3}",
+                new Object[] {interval, timeout, maxGap, selfUrl.filter(u -> !u.isBlank()).map(u -> ", as " + u)
+                        .orElse("; qaldy.gate.url is not set, so the API cannot see this gate's pulls")});
+    }
+
+    @PreDestroy
+    void stop() {
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+        }
+    }
+
+    private void run() {
+        long nextPull = state.now();
+        while (running) {
+            if (state.tick()) {
+                log.log(Level.WARNING, "gate: this process stalled for at least {0} (paused, or a long GC): remembered "
+                        + "access answers are not trusted until the next sync", maxGap);
+            }
+            if (state.takeSyncWanted() || state.now() - nextPull >= 0) {
+                round();
+                nextPull = state.now() + interval.toNanos();
+            }
+            long sleepNanos = Math.max(1_000_000, Math.min(TICK_MS * 1_000_000, nextPull - state.now()));
+            LockSupport.parkNanos(this, sleepNanos); // unparked when the API answers after a failure
+            if (Thread.interrupted() && !running) {
+                return;
+            }
+        }
+    }
+
+    /** One pull round: every change after the cursor, page by page, within the sync timeout. */
+    void round() {
+        long sent = state.now();
+        long deadline = sent + timeout.toNanos();
+        try {
+            for (int page = 0; page < MAX_PAGES; page++) {
+                if (!fetchPage(deadline)) {
+                    state.pulled(sent);
+                    if (!reachable) {
+                        reachable = true;
+                        log.log(Level.INFO, "gate: sharing changes: the control plane answers again (up to change {0})", cursor);
+                    }
+                    return;
+                }
+            }
+            log.log(Level.INFO, "gate: sharing changes: more than {0} pages behind; going on next round", MAX_PAGES);
+        } catch (IOException | RuntimeException e) {
+            fail(e);
+        } catch (InterruptedException e) {
+            if (running) {
+                fail(e);
+            }
+        }
+    }
+
+    private void fail(Exception e) {
+        state.failed();
+        if (reachable) {
+            reachable = false;
+            log.log(Level.INFO, "gate: sharing changes: cannot pull from the control plane ({0})", e.toString());
+        }
+    }
+
+    /** Reads and applies one page after the cursor; true when there is more. */
+    private boolean fetchPage(long deadlineNanos) throws IOException, InterruptedException {
+        long left = deadlineNanos - state.now();
+        if (left <= 0) {
+            throw new IOException("a pull round took longer than " + timeout);
+        }
+        StringBuilder query = new StringBuilder("?limit=").append(PAGE);
+        if (cursor != null) {
+            query.append("&since=").append(cursor);
+        }
+        selfUrl.filter(u -> !u.isBlank())
+                .ifPresent(u -> query.append("&gate=").append(URLEncoder.encode(u.trim(), StandardCharsets.UTF_8)));
+        HttpRequest request = HttpRequest.newBuilder(URI.create(config.controlUrl() + PATH + query))
+                .timeout(Duration.ofNanos(left)).header(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken())
+                .header("Accept", "application/json").GET().build();
+        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        byte[] body;
+        try (InputStream in = response.body()) {
+            body = in.readNBytes(MAX_ANSWER_BYTES + 1);
+        }
+        if (response.statusCode() != 200 || body.length > MAX_ANSWER_BYTES) {
+            // Any other answer is a failed pull (logged once by fail()): a 404 while the API is not deployed yet,
+            // a 5xx with its database down, a 401 for a wrong service token.
+            throw new IOException("sharing changes answered HTTP " + response.statusCode());
+        }
+        Page page = read(body, cursor);
+        if (page.gap()) {
+            changes.forgetAll();
+        }
+        for (Change change : page.changes()) {
+            changes.applyPulled(change.app(), change.sharingVersion());
+            cursor = change.sequence();
+        }
+        cursor = page.next();
+        return page.more();
+    }
+
+    /** One change of the feed. */
+    record Change(long sequence, String app, long sharingVersion) {
+    }
+
+    /** One page of the feed. */
+    record Page(List<Change> changes, long next, boolean more, boolean gap) {
+    }
+
+    /**
+     * The page in {@code body}, checked: changes in rising order after {@code after}, valid app
+     * names, whole non-negative numbers, {@code next} not behind the last change.
+     *
+     * @throws IOException for anything else (nothing of the page is applied)
+     */
+    static Page read(byte[] body, Long after) throws IOException {
+        JsonObject json;
+        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(body))) {
+            json = reader.readObject();
+        } catch (RuntimeException e) {
+            throw new IOException("sharing changes: not a JSON object", e);
+        }
+        if (!(json.get("changes") instanceof JsonArray array) || !(json.get("next") instanceof JsonNumber next) || !next.isIntegral()) {
+            throw new IOException("sharing changes: an answer without changes or next");
+        }
+        boolean gap = json.getBoolean("gap", false);
+        long last = after == null || gap ? Long.MIN_VALUE : after;
+        List<Change> changes = new ArrayList<>();
+        for (JsonValue value : array) {
+            if (!(value instanceof JsonObject o) || !(o.get("app") instanceof JsonString app) || !AppName.valid(app.getString())
+                    || !(o.get("sequence") instanceof JsonNumber seq) || !seq.isIntegral()
+                    || !(o.get("sharingVersion") instanceof JsonNumber version) || !version.isIntegral()
+                    || version.longValue() < 0 || seq.longValue() <= last) {
+                throw new IOException("sharing changes: a change that is not {sequence, app, sharingVersion} in order: " + value);
+            }
+            last = seq.longValue();
+            changes.add(new Change(last, app.getString(), version.longValue()));
+        }
+        if (next.longValue() < 0 || next.longValue() < last || (!gap && after != null && next.longValue() < after)) {
+            throw new IOException("sharing changes: next " + next + " is behind the page");
+        }
+        return new Page(changes, next.longValue(), json.getBoolean("more", false) && !changes.isEmpty(), gap);
+    }
+}
