@@ -5,7 +5,6 @@ import dev.qaldy.contract.session.Session;
 import dev.qaldy.control.apps.control.AppGuard;
 import dev.qaldy.control.apps.entity.App;
 import dev.qaldy.control.audit.entity.Audited;
-import dev.qaldy.control.billing.control.BillingSequence;
 import dev.qaldy.control.billing.control.CapStateSigner;
 import dev.qaldy.control.billing.control.PriceList;
 import dev.qaldy.control.billing.entity.BillingAccount;
@@ -18,6 +17,7 @@ import dev.qaldy.control.billing.entity.UsageReport;
 import dev.qaldy.control.people.entity.Person;
 import dev.qaldy.control.platform.control.InvalidInput;
 import dev.qaldy.control.platform.control.NotFound;
+import dev.qaldy.control.platform.control.SequenceRows;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -67,7 +67,7 @@ public class Billing {
     AppGuard guard;
 
     @Inject
-    BillingSequence sequences;
+    SequenceRows sequences;
 
     @Inject
     CapStateSigner signer;
@@ -113,7 +113,7 @@ public class Billing {
             throw new InvalidInput("\"capCents\" must be a whole number of cents from 0 to " + PriceList.MAX_CAP_CENTS);
         }
         Instant now = clock.instant();
-        BillingClock sequence = sequences.lock();
+        BillingClock sequence = sequences.lock(BillingClock.class);
         BillingAccount account = current(me.personId(), now, sequence);
         long before = account.capCents(prices.defaultCapCents());
         account.cap(capCents);
@@ -159,7 +159,7 @@ public class Billing {
             return billed.receipt();
         }
         Instant now = clock.instant();
-        BillingClock sequence = sequences.lock();
+        BillingClock sequence = sequences.lock(BillingClock.class);
         billed = em.find(UsageBatchRecord.class, id); // a concurrent send of the same batch won the lock
         if (billed != null) {
             return billed.receipt();
@@ -235,7 +235,7 @@ public class Billing {
             if (em.find(Person.class, personId) == null) {
                 throw new NotFound("no account " + personId);
             }
-            account = current(personId, now, sequences.lock());
+            account = current(personId, now, sequences.lock(BillingClock.class));
         }
         return signer.sign(account);
     }
@@ -277,7 +277,7 @@ public class Billing {
         if (em.createNamedQuery(BillingAccount.COUNT_STALE, Long.class).setParameter("period", period).getSingleResult() == 0) {
             return;
         }
-        BillingClock sequence = sequences.lock();
+        BillingClock sequence = sequences.lock(BillingClock.class);
         List<BillingAccount> stale = em.createNamedQuery(BillingAccount.STALE, BillingAccount.class)
                 .setParameter("period", period).getResultList();
         for (BillingAccount account : stale) {

@@ -1,9 +1,8 @@
 package dev.qaldy.control.billing.entity;
 
+import dev.qaldy.control.platform.entity.SequenceRow;
 import jakarta.persistence.Cacheable;
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 /**
@@ -14,27 +13,8 @@ import jakarta.persistence.Table;
 @Entity
 @Cacheable(false) // read from the database every time: several control-plane processes may share it
 @Table(name = "BILLING_CLOCK")
-public class BillingClock {
-
-    /** The id of the one row. */
-    public static final long ID = 1;
-
-    @Id
-    @Column(name = "ID")
-    private long id = ID;
-
-    @Column(name = "LAST_SEQUENCE", nullable = false)
-    private long lastSequence;
+public class BillingClock extends SequenceRow {
 
     public BillingClock() {
-    }
-
-    /** The next sequence. */
-    public long next() {
-        return ++lastSequence;
-    }
-
-    public long last() {
-        return lastSequence;
     }
 }

@@ -1,9 +1,10 @@
 package dev.qaldy.control.sharing.boundary;
 
+import dev.qaldy.control.platform.control.SequenceRows;
 import dev.qaldy.control.sharing.control.GateCursors;
-import dev.qaldy.control.sharing.control.SharingSequence;
 import dev.qaldy.control.sharing.entity.SharingChange;
 import dev.qaldy.control.sharing.entity.SharingChanged;
+import dev.qaldy.control.sharing.entity.SharingClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -17,7 +18,7 @@ import java.util.Optional;
 /**
  * The cell-wide feed of sharing changes the gates pull (issue 3): every share, revoke, change of
  * kind and app deletion is written here in the changing transaction, with a sequence that only
- * rises and commits in order ({@link SharingSequence}). A gate asks for the changes after its
+ * rises and commits in order ({@link SequenceRows}, {@link SharingClock}). A gate asks for the changes after its
  * cursor every {@code qaldy.gate.sync-interval} and tells its cursor with the question
  * ({@link GateCursors}), so the API can wait for a gate its push did not reach.
  *
@@ -59,7 +60,7 @@ public class SharingFeed {
     EntityManager em;
 
     @Inject
-    SharingSequence sequence;
+    SequenceRows sequence;
 
     @Inject
     Clock clock;
@@ -73,7 +74,7 @@ public class SharingFeed {
      */
     @Transactional(TxType.MANDATORY)
     public SharingChanged record(String app, long sharingVersion) {
-        long seq = sequence.next();
+        long seq = sequence.next(SharingClock.class);
         em.persist(new SharingChange(seq, app, sharingVersion, clock.millis()));
         if (seq > KEPT) {
             em.createNamedQuery(SharingChange.DELETE_UP_TO).setParameter("floor", seq - KEPT).executeUpdate();
@@ -86,7 +87,7 @@ public class SharingFeed {
      * cursor, no changes and the feed's end (a starting gate remembers nothing, so it needs none).
      */
     public Page changedSince(Optional<Long> since, int limit) {
-        long end = sequence.last();
+        long end = sequence.last(SharingClock.class);
         if (since.isEmpty()) {
             return new Page(List.of(), end, false, false);
         }

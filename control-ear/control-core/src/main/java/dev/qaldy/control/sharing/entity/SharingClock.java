@@ -1,9 +1,8 @@
 package dev.qaldy.control.sharing.entity;
 
+import dev.qaldy.control.platform.entity.SequenceRow;
 import jakarta.persistence.Cacheable;
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 /**
@@ -14,27 +13,8 @@ import jakarta.persistence.Table;
 @Entity
 @Cacheable(false)
 @Table(name = "SHARING_CLOCK")
-public class SharingClock {
-
-    public static final long ID = 1;
-
-    @Id
-    @Column(name = "ID")
-    private long id = ID;
-
-    @Column(name = "LAST_SEQUENCE", nullable = false)
-    private long lastSequence;
+public class SharingClock extends SequenceRow {
 
     public SharingClock() {
-    }
-
-    /** The next sequence (the first is 1). */
-    public long next() {
-        return ++lastSequence;
-    }
-
-    /** The last sequence handed out; 0 before any. */
-    public long last() {
-        return lastSequence;
     }
 }

@@ -4,8 +4,9 @@ import dev.qaldy.contract.session.Session;
 import dev.qaldy.control.apps.control.AppGuard;
 import dev.qaldy.control.apps.entity.App;
 import dev.qaldy.control.audit.entity.Audited;
-import dev.qaldy.control.shield.control.ShieldSequence;
+import dev.qaldy.control.platform.control.SequenceRows;
 import dev.qaldy.control.shield.entity.AppShield;
+import dev.qaldy.control.shield.entity.ShieldClock;
 import dev.qaldy.control.shield.entity.ShieldRules;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -50,7 +51,7 @@ public class Shields {
     AppGuard guard;
 
     @Inject
-    ShieldSequence sequence;
+    SequenceRows sequence;
 
     @Inject
     Clock clock;
@@ -71,10 +72,10 @@ public class Shields {
         AppShield held = em.find(AppShield.class, app.name());
         if (held == null) {
             held = new AppShield(app.name());
-            held.set(rules, sequence.next(), clock.instant());
+            held.set(rules, sequence.next(ShieldClock.class), clock.instant());
             em.persist(held);
         } else {
-            held.set(rules, sequence.next(), clock.instant());
+            held.set(rules, sequence.next(ShieldClock.class), clock.instant());
         }
         audit.fire(new Audited(me.email(), Audited.SHIELD, app.id(), app.name(), rules.summary()));
         return view(held);
@@ -87,7 +88,7 @@ public class Shields {
     public void clearFor(String app) {
         AppShield held = em.find(AppShield.class, app);
         if (held != null && !held.rules().none()) {
-            held.set(ShieldRules.NONE, sequence.next(), clock.instant());
+            held.set(ShieldRules.NONE, sequence.next(ShieldClock.class), clock.instant());
         }
     }
 

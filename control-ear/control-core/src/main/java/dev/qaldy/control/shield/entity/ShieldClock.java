@@ -1,9 +1,8 @@
 package dev.qaldy.control.shield.entity;
 
+import dev.qaldy.control.platform.entity.SequenceRow;
 import jakarta.persistence.Cacheable;
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 /**
@@ -14,22 +13,8 @@ import jakarta.persistence.Table;
 @Entity
 @Cacheable(false)
 @Table(name = "SHIELD_CLOCK")
-public class ShieldClock {
-
-    public static final long ID = 1;
-
-    @Id
-    @Column(name = "ID")
-    private long id = ID;
-
-    @Column(name = "LAST_SEQUENCE", nullable = false)
-    private long lastSequence;
+public class ShieldClock extends SequenceRow {
 
     public ShieldClock() {
-    }
-
-    /** The next sequence. */
-    public long next() {
-        return ++lastSequence;
     }
 }
