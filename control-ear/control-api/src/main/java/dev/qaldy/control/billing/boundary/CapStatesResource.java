@@ -1,5 +1,6 @@
 package dev.qaldy.control.billing.boundary;
 
+import dev.qaldy.control.platform.boundary.QueryNumbers;
 import dev.qaldy.control.platform.boundary.ServiceCall;
 import dev.qaldy.control.platform.control.InvalidInput;
 import jakarta.enterprise.context.RequestScoped;
@@ -39,7 +40,7 @@ public class CapStatesResource {
             String state = billing.stateOf(positive("account", account));
             json = answer(List.of(state), -1, false);
         } else {
-            Billing.StatesPage page = billing.changedSince(since == null ? 0 : positiveOrZero("since", since),
+            Billing.StatesPage page = billing.changedSince(since == null ? 0 : QueryNumbers.wholeNumber("since", since),
                     limit == null ? DEFAULT_LIMIT : (int) Math.min(Billing.MAX_PAGE, positive("limit", limit)));
             json = answer(page.states(), page.next(), page.more());
         }
@@ -57,22 +58,10 @@ public class CapStatesResource {
     }
 
     private static long positive(String name, String value) {
-        long number = positiveOrZero(name, value);
+        long number = QueryNumbers.wholeNumber(name, value);
         if (number == 0) {
             throw new InvalidInput(name + " must be a positive whole number");
         }
         return number;
-    }
-
-    private static long positiveOrZero(String name, String value) {
-        try {
-            long number = Long.parseLong(value.trim());
-            if (number < 0) {
-                throw new NumberFormatException();
-            }
-            return number;
-        } catch (NumberFormatException e) {
-            throw new InvalidInput(name + " must be a whole number ≥ 0");
-        }
     }
 }

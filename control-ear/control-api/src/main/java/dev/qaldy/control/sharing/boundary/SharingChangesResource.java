@@ -1,5 +1,6 @@
 package dev.qaldy.control.sharing.boundary;
 
+import dev.qaldy.control.platform.boundary.QueryNumbers;
 import dev.qaldy.control.platform.boundary.ServiceCall;
 import dev.qaldy.control.platform.control.InvalidInput;
 import dev.qaldy.control.sharing.control.GateCursors;
@@ -41,8 +42,8 @@ public class SharingChangesResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response changed(@QueryParam("since") String since, @QueryParam("limit") String limit, @QueryParam("gate") String gate) {
-        Optional<Long> cursor = since == null ? Optional.empty() : Optional.of(whole("since", since));
-        int size = limit == null ? DEFAULT_LIMIT : (int) Math.min(SharingFeed.MAX_PAGE, Math.max(1, whole("limit", limit)));
+        Optional<Long> cursor = since == null ? Optional.empty() : Optional.of(QueryNumbers.wholeNumber("since", since));
+        int size = limit == null ? DEFAULT_LIMIT : (int) Math.min(SharingFeed.MAX_PAGE, Math.max(1, QueryNumbers.wholeNumber("limit", limit)));
         if (gate != null && gate.length() > 2048) {
             throw new InvalidInput("gate must be the gate's URL");
         }
@@ -56,17 +57,5 @@ public class SharingChangesResource {
         String json = Json.createObjectBuilder().add("changes", changes).add("next", page.next()).add("more", page.more())
                 .add("gap", page.gap()).build().toString();
         return Response.ok(json, MediaType.APPLICATION_JSON).header("Cache-Control", "no-store").build();
-    }
-
-    private static long whole(String name, String value) {
-        try {
-            long n = Long.parseLong(value.trim());
-            if (n < 0) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new InvalidInput(name + " must be a whole number ≥ 0");
-        }
     }
 }

@@ -1,7 +1,7 @@
 package dev.qaldy.control.shield.boundary;
 
+import dev.qaldy.control.platform.boundary.QueryNumbers;
 import dev.qaldy.control.platform.boundary.ServiceCall;
-import dev.qaldy.control.platform.control.InvalidInput;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -32,27 +32,12 @@ public class ShieldSettingsResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response changed(@QueryParam("since") String since, @QueryParam("limit") String limit) {
-        Shields.Page page = shields.changedSince(whole("since", since, 0),
-                (int) Math.min(Shields.MAX_PAGE, Math.max(1, whole("limit", limit, DEFAULT_LIMIT))));
+        Shields.Page page = shields.changedSince(QueryNumbers.wholeNumber("since", since, 0),
+                (int) Math.min(Shields.MAX_PAGE, Math.max(1, QueryNumbers.wholeNumber("limit", limit, DEFAULT_LIMIT))));
         JsonArrayBuilder settings = Json.createArrayBuilder();
         page.changes().forEach(v -> settings.add(ShieldJson.of(v)));
         String json = Json.createObjectBuilder().add("settings", settings).add("next", page.next()).add("more", page.more())
                 .build().toString();
         return Response.ok(json, MediaType.APPLICATION_JSON).header("Cache-Control", "no-store").build();
-    }
-
-    private static long whole(String name, String value, long fallback) {
-        if (value == null) {
-            return fallback;
-        }
-        try {
-            long n = Long.parseLong(value.trim());
-            if (n < 0) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new InvalidInput(name + " must be a whole number ≥ 0");
-        }
     }
 }
