@@ -1,6 +1,7 @@
 package dev.qaldy.cell;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.qaldy.drill.console.Browser;
 import dev.qaldy.contract.keys.CellKeys;
@@ -36,8 +37,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Issue 2 end to end on a real cell from {@code bin/qaldy up}: the seeded guestbook opens on its
  * own origin, a handler answers, sharing decides who gets in, and bad input is refused clearly.
- * Signing out ends the session at the gate, also with the control plane killed (that test runs
- * last: it kills the control plane).
+ * Signing out ends the session at the gate, also across a restart of the gate (next to last: it
+ * restarts the gate) and with the control plane killed (last: it kills the control plane).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PublishAndOpenIT {
@@ -306,6 +307,39 @@ class PublishAndOpenIT {
     /** A request to {@code app}'s origin with {@code cookie} ({@code qaldy_session=…}), as a script or a browser sends it. */
     private static HttpResponse<String> withCookie(String app, String cookie, String accept) throws Exception {
         return cell.send(cell.request(cell.appHost(app), "/").header("Accept", accept).header("Cookie", cookie).GET().build());
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE - 1) // after the others (it restarts the gate), before the one that kills the control plane
+    void a_session_signed_out_before_the_gate_restarted_stays_signed_out_and_a_fresh_one_opens() throws Exception {
+        Person person = Person.signUp(cell, "restart-signout@example.com");
+        person.publish("restarted", guestbookSource());
+        person.openApp("restarted");
+        String old = person.token();
+        assertThat(withBearer("restarted", old).statusCode()).isEqualTo(200);
+        assertThat(person.api("DELETE", "/sessions/current", null).statusCode()).isEqualTo(204);
+        assertThat(withBearer("restarted", old).statusCode()).as("signed out, before the restart").isEqualTo(401);
+
+        cell.qaldy("stop", "gate");
+        cell.qaldy("start", "gate"); // the API is up: the gate loads the sign-outs as it starts
+
+        assertThat(cell.qaldy("status")).containsPattern("gate\\s+\\d+\\s+" + cell.port("gate") + "\\s+ready");
+        person.signIn();
+        String fresh = person.token();
+        // Until the gate has loaded the sign-outs, a session alone gets 503; never 200 for the old token.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            assertThat(withBearer("restarted", old).statusCode()).as("the signed-out token after the restart").isIn(401, 503);
+            return withBearer("restarted", fresh).statusCode() != 503;
+        });
+        int freshStatus = withBearer("restarted", fresh).statusCode();
+        assertThat(freshStatus).as("a fresh session of the same person").isEqualTo(200);
+        HttpResponse<String> refused = withBearer("restarted", old);
+        assertThat(refused.statusCode()).as("the signed-out token, as for any signed-out session").isEqualTo(401);
+        HttpResponse<String> browser = cell.send(cell.request(cell.appHost("restarted"), "/").header("Accept", "text/html")
+                .header("Authorization", "Bearer " + old).GET().build());
+        assertThat(browser.statusCode()).as("a browser is asked to sign in").isEqualTo(302);
+        assertThat(browser.headers().firstValue("Location").orElseThrow())
+                .startsWith("http://" + cell.publicHost() + "/console/#/open/restarted");
     }
 
     @Test

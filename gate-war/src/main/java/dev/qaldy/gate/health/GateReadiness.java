@@ -1,6 +1,7 @@
 package dev.qaldy.gate.health;
 
 import dev.qaldy.gate.platform.CellSecrets;
+import dev.qaldy.gate.session.SignedOutSessions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -9,7 +10,10 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * Ready when the gate can verify sessions and authenticate to the cell. It does not ask the
- * control plane: the gate serves people already signed in while the API is down.
+ * control plane: the gate serves people already signed in while the API is down. Whether the
+ * sign-outs made before the start are loaded is shown ({@code signOutsLoaded}) but does not make
+ * the gate unready: a gate started while the API is down must still start (and answers sessions
+ * with 503 until they are loaded, see {@link SignedOutSessions#loaded()}).
  */
 @Readiness
 @ApplicationScoped
@@ -18,10 +22,13 @@ public class GateReadiness implements HealthCheck {
     @Inject
     CellSecrets secrets;
 
+    @Inject
+    SignedOutSessions signedOut;
+
     @Override
     public HealthCheckResponse call() {
         if (secrets.loaded()) {
-            return HealthCheckResponse.named("gate").up().build();
+            return HealthCheckResponse.named("gate").up().withData("signOutsLoaded", signedOut.loaded()).build();
         }
         return HealthCheckResponse.named("gate").down().withData("missing", secrets.missing()).build();
     }

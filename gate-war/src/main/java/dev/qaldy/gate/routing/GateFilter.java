@@ -58,7 +58,8 @@ import java.util.logging.Logger;
  * Only the console's static files, the server's health endpoints (for any Host, so probes may
  * use an IP address) and, with the service token, its metrics reach the rest of the chain. The
  * control plane's sharing and sign-out pushes are answered for any Host, before routing; a
- * signed-out session ({@link SignedOutSessions}) is no session at step 3.
+ * signed-out session ({@link SignedOutSessions}) is no session at step 3, and until the sign-outs
+ * made before the gate started are loaded a session alone lets no one in (503).
  */
 @WebFilter(filterName = "gate", urlPatterns = "/*", dispatcherTypes = DispatcherType.REQUEST)
 public class GateFilter extends HttpFilter {
@@ -240,6 +241,9 @@ public class GateFilter extends HttpFilter {
             Pages.send(req, res, key.isEmpty() ? Page.unavailable() : Page.unauthorized());
             return;
         }
+        if (!signOutsKnown(req, res)) {
+            return;
+        }
         AccessDecision decision = access.check(app, valid.session());
         res.setHeader(AccessDecision.HEADER, decision.header());
         if (decision.allowed()) {
@@ -273,6 +277,9 @@ public class GateFilter extends HttpFilter {
                 return;
             }
             signIn.askToSignIn(app, req, res);
+            return;
+        }
+        if (!signOutsKnown(req, res)) {
             return;
         }
         Session session = valid.session();
@@ -330,6 +337,20 @@ public class GateFilter extends HttpFilter {
      */
     private SessionCheck session(HttpServletRequest req, ECPublicKey key, String app) {
         return new SessionReader(key, clock, sessions, signedOut).read(req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")), app);
+    }
+
+    /**
+     * Step 3, after a valid session: until the sign-outs made before this gate started are loaded
+     * ({@link SignedOutSessions#loaded()}), a session alone lets no one in; the request is answered
+     * as by a gate that cannot ask the control plane (503 "Temporarily unavailable"). True when it may go on.
+     */
+    private boolean signOutsKnown(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        if (signedOut.loaded()) {
+            return true;
+        }
+        res.setHeader(AccessDecision.HEADER, "refused");
+        Pages.send(req, res, Page.unavailable());
+        return false;
     }
 
     /** The page for every verdict but allow; exhaustive, so a new verdict cannot fall through to a forward. */

@@ -21,8 +21,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * A token id the list has never held cannot be refused (it looks like any valid token), so a full
  * list cannot fail closed: when more sign-outs arrive, Caffeine evicts by its size policy, and an
  * evicted token opens apps again until its expiry. Keep the bound above the number of sign-outs
- * the cell sees in one session lifetime ({@code qaldy.sessions.ttl}, 12 h). A restarted gate
- * starts with an empty list.
+ * the cell sees in one session lifetime ({@code qaldy.sessions.ttl}, 12 h).
+ *
+ * <p>A starting gate loads the control plane's unexpired sign-outs ({@link SignedOutSessionsLoader}).
+ * Until that has succeeded once ({@link #loaded()}), the list may lack sign-outs made before the
+ * start, so the gate lets no one in on a session alone (503 "Temporarily unavailable", as a gate
+ * that cannot ask the control plane); pushes received meanwhile are kept.
  */
 @ApplicationScoped
 public class SignedOutSessions {
@@ -35,6 +39,7 @@ public class SignedOutSessions {
     long maxEntries;
 
     private Cache<String, Instant> signedOut;
+    private volatile boolean loaded;
 
     /** For CDI. */
     public SignedOutSessions() {
@@ -67,6 +72,24 @@ public class SignedOutSessions {
     /** True while {@code tokenId} is listed as signed out (until its token's expiry, unless evicted by the bound). */
     public boolean contains(String tokenId) {
         return tokenId != null && signedOut.getIfPresent(tokenId) != null;
+    }
+
+    /**
+     * True once the control plane's sign-outs made before this gate started were loaded
+     * ({@link #markLoaded()}); until then the list may lack some, and a session alone lets no one in.
+     */
+    public boolean loaded() {
+        return loaded;
+    }
+
+    /** Records that the sign-outs made before this gate started are in the list (once; never undone). */
+    public void markLoaded() {
+        loaded = true;
+    }
+
+    /** The bound on token ids held ({@code qaldy.gate.signed-out-max-entries}). */
+    public long maxEntries() {
+        return maxEntries;
     }
 
     /** Token ids held, approximately. */

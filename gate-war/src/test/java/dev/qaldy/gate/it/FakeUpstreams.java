@@ -49,6 +49,10 @@ final class FakeUpstreams {
     /** The account every app belongs to unless {@link #account} says otherwise. */
     static final long OWNER = 100;
     static final String GOOD_TICKET = "good-ticket-0123456789";
+    /** The token id the fake control plane lists as signed out before the gate started (until 2099). */
+    static final String SIGNED_OUT_BEFORE_START = "it-signed-out-before-start";
+    /** Sign-out lists asked for (a starting gate loads it once). */
+    final java.util.concurrent.atomic.AtomicLong signOutLoads = new java.util.concurrent.atomic.AtomicLong();
 
     /** How the access endpoint behaves. */
     enum AccessMode {
@@ -169,6 +173,12 @@ final class FakeUpstreams {
         String path = ex.getRequestURI().getPath();
         if (path.equals("/api/v1/internal/cap-states") || path.equals("/api/v1/internal/usage")) {
             cap(ex, path);
+            return;
+        }
+        if (path.equals("/api/v1/internal/signed-out-sessions")
+                && serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
+            signOutLoads.incrementAndGet();
+            json(ex, 200, "{\"sessions\":[{\"jti\":\"" + SIGNED_OUT_BEFORE_START + "\",\"exp\":4070908800}],\"next\":1,\"more\":false}");
             return;
         }
         if (path.startsWith("/api/v1/internal/apps/") && path.endsWith("/visibility")) {

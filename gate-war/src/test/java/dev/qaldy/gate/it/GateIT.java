@@ -117,16 +117,21 @@ class GateIT {
                 "--deploy", System.getProperty("gate.it.war")));
         micro = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        String lastReady = "no answer";
         while (true) {
             assertThat(micro.isAlive()).as("Payara Micro exited; see %s", log).isTrue();
             try {
-                if (get("localhost:" + port, "/health/ready").status() == 200 && get("localhost:" + port, "/").status() == 302) {
+                Reply ready = get("localhost:" + port, "/health/ready");
+                lastReady = ready.status() + " " + ready.text();
+                if (ready.status() == 200 && ready.text().matches("(?s).*\"signOutsLoaded\"\\s*:\\s*\"?true.*")
+                        && get("localhost:" + port, "/").status() == 302) {
                     break;
                 }
             } catch (IOException notYet) {
                 // not listening yet
             }
-            assertThat(System.nanoTime()).as("gate not ready in 180 s; see %s", log).isLessThan(deadline);
+            assertThat(System.nanoTime()).as("gate not ready (sign-outs loaded) in 180 s; /health/ready: %s; see %s", lastReady, log)
+                    .isLessThan(deadline);
             Thread.sleep(500);
         }
     }
@@ -284,6 +289,17 @@ class GateIT {
         assertThat(get(app("guestbook"), "/", "Cookie: qaldy_session=" + ANN.substring(0, ANN.length() - 4) + "AAAA")
                 .status()).as("forged").isEqualTo(401);
         assertThat(fakes.atRuntime).isEmpty();
+    }
+
+    @Test
+    @Order(4)
+    void aTokenSignedOutBeforeTheGateStartedIsRefusedAndAnotherOfThePersonOpens() throws IOException {
+        assertThat(fakes.signOutLoads.get()).as("loaded once at start").isEqualTo(1);
+        Instant now = Instant.now();
+        String before = token(new Session(7, "ann@example.com", FakeUpstreams.SIGNED_OUT_BEFORE_START, now, now.plusSeconds(3600)), CELL);
+        assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + before, "Accept: application/json").status())
+                .as("signed out before the start").isEqualTo(401);
+        assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + ANN).status()).as("another session of ann").isEqualTo(200);
     }
 
     @Test

@@ -56,4 +56,15 @@ class SignedOutSessionsTest {
         long listed = java.util.stream.IntStream.range(0, 50).filter(i -> few.contains("t-" + i)).count();
         assertThat(listed).isBetween(1L, 5L);
     }
+
+    @Test
+    void aNewListIsNotLoadedUntilMarkedAndThenStaysLoaded() {
+        assertThat(signedOut.loaded()).isFalse();
+        signedOut.add("t-1", T0.plusSeconds(60));
+        assertThat(signedOut.loaded()).as("a push alone is not the load").isFalse();
+        signedOut.markLoaded();
+        assertThat(signedOut.loaded()).isTrue();
+        clock.set(T0.plus(Duration.ofDays(1)));
+        assertThat(signedOut.loaded()).isTrue();
+    }
 }

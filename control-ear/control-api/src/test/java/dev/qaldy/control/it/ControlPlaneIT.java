@@ -574,6 +574,43 @@ class ControlPlaneIT {
     }
 
     @Test
+    void a_starting_gate_reads_the_unexpired_sign_outs_page_by_page_with_the_service_token() throws Exception {
+        Person ana = signUpAndIn("marks");
+        Session first = SessionTokens.verify(ana.token(), TestCell.publicKey(), Clock.systemUTC());
+        Person again = new Person(ana.id(), ana.email(), api.post("api/v1/sessions",
+                json("email", ana.email(), "password", PASSWORD), null).json().getString("token"));
+        Session second = SessionTokens.verify(again.token(), TestCell.publicKey(), Clock.systemUTC());
+        assertThat(api.delete("api/v1/sessions/current", ana.token()).status()).isEqualTo(204);
+        assertThat(api.delete("api/v1/sessions/current", again.token()).status()).isEqualTo(204);
+
+        String path = "api/v1/internal/signed-out-sessions";
+        assertProblem(api.internal("GET", path, null, null), 401, "X-Qaldy-Service-Token");
+        assertProblem(api.internal("GET", path + "?after=-1", null, TestCell.serviceToken()), 400, "after");
+        assertProblem(api.internal("GET", path + "?limit=x", null, TestCell.serviceToken()), 400, "limit");
+
+        Map<String, Long> marks = new LinkedHashMap<>();
+        long after = 0;
+        for (int page = 0; page < 10_000; page++) { // one mark a page: the cursor must walk them all
+            Reply reply = api.internal("GET", path + "?limit=1&after=" + after, null, TestCell.serviceToken());
+            assertThat(reply.status()).isEqualTo(200);
+            JsonObject json = reply.json();
+            assertThat(json.getJsonArray("sessions").size()).isLessThanOrEqualTo(1);
+            json.getJsonArray("sessions").getValuesAs(JsonObject.class)
+                    .forEach(m -> marks.put(m.getString("jti"), m.getJsonNumber("exp").longValueExact()));
+            assertThat(json.getJsonNumber("next").longValue()).isGreaterThanOrEqualTo(after);
+            after = json.getJsonNumber("next").longValue();
+            if (!json.getBoolean("more")) {
+                break;
+            }
+        }
+        assertThat(marks).containsEntry(first.tokenId(), first.expiresAt().getEpochSecond())
+                .containsEntry(second.tokenId(), second.expiresAt().getEpochSecond());
+        assertThat(marks.values()).allSatisfy(exp -> assertThat(exp).isGreaterThan(Instant.now().getEpochSecond()));
+        Reply rest = api.internal("GET", path + "?after=" + after, null, TestCell.serviceToken());
+        assertThat(rest.json().getJsonArray("sessions")).as("nothing after the last cursor").isEmpty();
+    }
+
+    @Test
     void the_audit_log_lists_the_owners_actions_newest_first_in_pages() {
         Person ana = signUpAndIn("ana");
         Person bob = signUpAndIn("bob");

@@ -7,6 +7,7 @@ import dev.qaldy.control.people.control.SessionIssuer;
 import dev.qaldy.control.people.control.SignInThrottle;
 import dev.qaldy.control.people.entity.EmailAddress;
 import dev.qaldy.control.people.entity.Person;
+import dev.qaldy.control.people.entity.SignOutPage;
 import dev.qaldy.control.people.entity.SignedSession;
 import dev.qaldy.control.platform.control.NotSignedIn;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -87,5 +88,10 @@ public class Sessions {
      */
     public Session verify(String token) {
         return issuer.verify(token);
+    }
+
+    /** Unexpired sign-out marks after position {@code after}, at most {@code limit}, for a starting gate. */
+    public SignOutPage unexpiredSignOuts(long after, int limit) {
+        return issuer.unexpiredSignOuts(after, limit);
     }
 }

@@ -5,6 +5,7 @@ import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
 import dev.qaldy.control.people.entity.Person;
 import dev.qaldy.control.people.entity.SessionSignedOut;
+import dev.qaldy.control.people.entity.SignOutPage;
 import dev.qaldy.control.people.entity.SignedOutSession;
 import dev.qaldy.control.people.entity.SignedSession;
 import dev.qaldy.control.platform.control.CellKeyring;
@@ -20,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -140,5 +142,18 @@ public class SessionIssuer {
     public int forgetExpiredSignOuts() {
         return em.createNamedQuery(SignedOutSession.EXPIRED)
                 .setParameter("now", clock.instant().toEpochMilli()).executeUpdate();
+    }
+
+    /**
+     * The unexpired sign-out marks after position {@code after}, in position order, at most
+     * {@code limit} (1..{@value SignOutPage#MAX}): what a starting gate loads into its list.
+     */
+    @Transactional
+    public SignOutPage unexpiredSignOuts(long after, int limit) {
+        int bounded = SignOutPage.limit(limit);
+        List<SignedOutSession> rows = em.createNamedQuery(SignedOutSession.UNEXPIRED_AFTER, SignedOutSession.class)
+                .setParameter("after", after).setParameter("now", clock.instant().toEpochMilli())
+                .setMaxResults(bounded).getResultList();
+        return SignOutPage.of(rows, after, bounded);
     }
 }

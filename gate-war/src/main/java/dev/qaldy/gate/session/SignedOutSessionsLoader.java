@@ -1,0 +1,170 @@
+package dev.qaldy.gate.session;
+
+import dev.qaldy.gate.platform.CellSecrets;
+import dev.qaldy.gate.platform.ControlPlane;
+import dev.qaldy.gate.platform.GateConfig;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Loads the sign-outs made before this gate started into {@link SignedOutSessions}, in the
+ * background, so a restart does not reopen apps to tokens signed out earlier: from
+ * {@code GET /api/v1/internal/signed-out-sessions} (service token), {@value #PAGE} marks a page,
+ * each page bounded by {@code qaldy.gate.signed-out-load-timeout} (default 5 s), retried every
+ * {@code qaldy.gate.signed-out-load-retry} (default 3 s) until it succeeds once, then never again
+ * (pushes keep the list current). The start waits for the first attempt at most 2 s
+ * ({@link #start}); until one succeeds a session alone lets no one in (see {@link SignedOutSessions#loaded()}).
+ */
+@ApplicationScoped
+public class SignedOutSessionsLoader {
+
+    static final String PATH = "/api/v1/internal/signed-out-sessions";
+    static final int PAGE = 1000;
+    static final long MAX_ANSWER_BYTES = 1024L * 1024;
+
+    @Inject
+    SignedOutSessions list;
+
+    @Inject
+    CellSecrets secrets;
+
+    @Inject
+    GateConfig config;
+
+    @Inject
+    Logger log;
+
+    @Resource
+    ManagedScheduledExecutorService scheduler;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.signed-out-load-retry", defaultValue = "PT3S")
+    Duration retry;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.signed-out-load-timeout", defaultValue = "PT5S")
+    Duration timeout;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.signed-out-load-start-wait", defaultValue = "PT2S")
+    Duration startWait;
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).followRedirects(HttpClient.Redirect.NEVER).build();
+    private ScheduledFuture<?> attempts;
+    private boolean failedBefore;
+
+    /**
+     * Starts loading when the application starts. The start waits for the first attempt at most
+     * {@code qaldy.gate.signed-out-load-start-wait} (default 2 s): with the API up it takes
+     * milliseconds, so the gate is loaded before it reports ready; with the API refusing
+     * connections it fails at once; only an API that accepts and never answers costs the wait.
+     * Later attempts follow every {@code qaldy.gate.signed-out-load-retry} until one succeeds.
+     */
+    void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
+        Future<?> first = scheduler.submit(this::attempt);
+        try {
+            first.get(Math.max(0, startWait.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            log.log(Level.INFO, "gate: sign-outs not loaded within {0} of the start; loading goes on in the background", startWait);
+        } catch (ExecutionException e) {
+            log.log(Level.WARNING, "gate: loading sign-outs failed unexpectedly", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        attempts = scheduler.scheduleWithFixedDelay(this::attempt, Math.max(100, retry.toMillis()), Math.max(100, retry.toMillis()),
+                TimeUnit.MILLISECONDS);
+        if (list.loaded()) {
+            stop();
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        if (attempts != null) {
+            attempts.cancel(false);
+        }
+    }
+
+    /** One attempt, unless already loaded; on success the list is marked loaded and no attempt follows. */
+    synchronized void attempt() {
+        if (list.loaded()) {
+            stop();
+            return;
+        }
+        if (load(this::page)) {
+            stop();
+        }
+    }
+
+    /**
+     * Reads every page through {@code pages} into the list and marks it loaded; logs once when
+     * loaded (with the count) and once when the first attempt fails.
+     *
+     * @return true when loaded
+     */
+    boolean load(SignOutMarks.Pages pages) {
+        try {
+            long read = SignOutMarks.readAll(pages, list);
+            list.markLoaded();
+            if (read >= list.maxEntries()) {
+                log.log(Level.WARNING, "gate: {0} sign-outs read, the list''s bound (qaldy.gate.signed-out-max-entries); more were not read", read);
+            }
+            log.log(Level.INFO, "gate: sign-outs loaded: {0} signed-out sessions from the control plane", read);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            if (!failedBefore) {
+                failedBefore = true;
+                log.log(Level.INFO, "gate: cannot load sign-outs yet ({0}); sessions alone let no one in until loaded, retried every {1}",
+                        new Object[] {e.toString(), retry});
+            } else {
+                log.log(Level.FINE, "gate: loading sign-outs failed again: {0}", e.toString());
+            }
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private JsonObject page(long cursor) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(config.controlUrl() + PATH + "?after=" + cursor + "&limit=" + PAGE))
+                .timeout(timeout).header(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken())
+                .header("Accept", "application/json").GET().build();
+        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        byte[] body;
+        try (InputStream in = response.body()) {
+            body = in.readNBytes((int) MAX_ANSWER_BYTES + 1);
+        }
+        if (response.statusCode() != 200 || body.length > MAX_ANSWER_BYTES) {
+            throw new IOException("signed-out sessions answered HTTP " + response.statusCode());
+        }
+        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(body))) {
+            return reader.readObject();
+        }
+    }
+}
