@@ -1,8 +1,8 @@
 package dev.qaldy.control.people.boundary;
 
 import dev.qaldy.control.people.entity.SignOutPage;
+import dev.qaldy.control.platform.boundary.QueryNumbers;
 import dev.qaldy.control.platform.boundary.ServiceCall;
-import dev.qaldy.control.platform.control.InvalidInput;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -31,28 +31,13 @@ public class SignedOutSessionsResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response unexpired(@QueryParam("after") String after, @QueryParam("limit") String limit) {
-        long cursor = whole("after", after, 0);
-        int size = SignOutPage.limit((int) Math.min(Integer.MAX_VALUE, whole("limit", limit, SignOutPage.DEFAULT)));
+        long cursor = QueryNumbers.wholeNumber("after", after, 0);
+        int size = SignOutPage.limit((int) Math.min(Integer.MAX_VALUE, QueryNumbers.wholeNumber("limit", limit, SignOutPage.DEFAULT)));
         SignOutPage page = sessions.unexpiredSignOuts(cursor, size);
         JsonArrayBuilder marks = Json.createArrayBuilder();
         page.marks().forEach(m -> marks.add(Json.createObjectBuilder().add("jti", m.tokenId()).add("exp", m.expiresAt().getEpochSecond())));
         String json = Json.createObjectBuilder().add("sessions", marks).add("next", page.next()).add("more", page.more())
                 .build().toString();
         return Response.ok(json, MediaType.APPLICATION_JSON).header("Cache-Control", "no-store").build();
-    }
-
-    private static long whole(String name, String value, long fallback) {
-        if (value == null) {
-            return fallback;
-        }
-        try {
-            long n = Long.parseLong(value.trim());
-            if (n < 0) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new InvalidInput(name + " must be a whole number ≥ 0");
-        }
     }
 }
