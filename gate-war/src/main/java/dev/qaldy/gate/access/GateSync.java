@@ -1,9 +1,7 @@
 package dev.qaldy.gate.access;
 
 import dev.qaldy.gate.platform.AppName;
-import dev.qaldy.gate.platform.CellSecrets;
-import dev.qaldy.gate.platform.ControlPlane;
-import dev.qaldy.gate.platform.GateConfig;
+import dev.qaldy.gate.platform.InternalFeed;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -21,12 +19,7 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,10 +64,7 @@ public class GateSync {
     SharingChanges changes;
 
     @Inject
-    CellSecrets secrets;
-
-    @Inject
-    GateConfig config;
+    InternalFeed feed;
 
     @Inject
     Logger log;
@@ -103,7 +93,6 @@ public class GateSync {
     Optional<String> selfUrl;
 
     private SyncState state;
-    private HttpClient http;
     private volatile boolean running;
     private Thread thread;
     /** The last change applied; null until the first pull answered. Only the sync thread touches it. */
@@ -118,8 +107,6 @@ public class GateSync {
                     + interval + ") + qaldy.gate.sync-timeout (" + timeout + "), both positive");
         }
         state = new SyncState(System::nanoTime, maxGap);
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
     /** The rule's state, read by {@link AccessCheck} on every decision. */
@@ -213,19 +200,8 @@ public class GateSync {
         }
         selfUrl.filter(u -> !u.isBlank())
                 .ifPresent(u -> query.append("&gate=").append(URLEncoder.encode(u.trim(), StandardCharsets.UTF_8)));
-        HttpRequest request = HttpRequest.newBuilder(URI.create(config.controlUrl() + PATH + query))
-                .timeout(Duration.ofNanos(left)).header(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken())
-                .header("Accept", "application/json").GET().build();
-        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        byte[] body;
-        try (InputStream in = response.body()) {
-            body = in.readNBytes(MAX_ANSWER_BYTES + 1);
-        }
-        if (response.statusCode() != 200 || body.length > MAX_ANSWER_BYTES) {
-            // Any other answer is a failed pull (logged once by fail()): a 404 while the API is not deployed yet,
-            // a 5xx with its database down, a 401 for a wrong service token.
-            throw new IOException("sharing changes answered HTTP " + response.statusCode());
-        }
+        // Any answer but a 200 is a failed pull (logged once by fail()).
+        byte[] body = feed.page(PATH + query, Duration.ofNanos(left), MAX_ANSWER_BYTES, "sharing changes");
         Page page = read(body, cursor);
         if (page.gap()) {
             changes.forgetAll();

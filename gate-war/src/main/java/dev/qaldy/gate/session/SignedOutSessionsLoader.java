@@ -1,8 +1,6 @@
 package dev.qaldy.gate.session;
 
-import dev.qaldy.gate.platform.CellSecrets;
-import dev.qaldy.gate.platform.ControlPlane;
-import dev.qaldy.gate.platform.GateConfig;
+import dev.qaldy.gate.platform.InternalFeed;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -15,17 +13,12 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -44,16 +37,13 @@ public class SignedOutSessionsLoader {
 
     static final String PATH = "/api/v1/internal/signed-out-sessions";
     static final int PAGE = 1000;
-    static final long MAX_ANSWER_BYTES = 1024L * 1024;
+    static final int MAX_ANSWER_BYTES = 1024 * 1024;
 
     @Inject
     SignedOutSessions list;
 
     @Inject
-    CellSecrets secrets;
-
-    @Inject
-    GateConfig config;
+    InternalFeed feed;
 
     @Inject
     Logger log;
@@ -73,8 +63,6 @@ public class SignedOutSessionsLoader {
     @ConfigProperty(name = "qaldy.gate.signed-out-load-start-wait", defaultValue = "PT2S")
     Duration startWait;
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).followRedirects(HttpClient.Redirect.NEVER).build();
     private ScheduledFuture<?> attempts;
     private boolean failedBefore;
 
@@ -152,17 +140,7 @@ public class SignedOutSessionsLoader {
     }
 
     private JsonObject page(long cursor) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(config.controlUrl() + PATH + "?after=" + cursor + "&limit=" + PAGE))
-                .timeout(timeout).header(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken())
-                .header("Accept", "application/json").GET().build();
-        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        byte[] body;
-        try (InputStream in = response.body()) {
-            body = in.readNBytes((int) MAX_ANSWER_BYTES + 1);
-        }
-        if (response.statusCode() != 200 || body.length > MAX_ANSWER_BYTES) {
-            throw new IOException("signed-out sessions answered HTTP " + response.statusCode());
-        }
+        byte[] body = feed.page(PATH + "?after=" + cursor + "&limit=" + PAGE, timeout, MAX_ANSWER_BYTES, "signed-out sessions");
         try (JsonReader reader = Json.createReader(new ByteArrayInputStream(body))) {
             return reader.readObject();
         }

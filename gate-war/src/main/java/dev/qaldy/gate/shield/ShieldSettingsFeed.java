@@ -1,8 +1,6 @@
 package dev.qaldy.gate.shield;
 
-import dev.qaldy.gate.platform.CellSecrets;
-import dev.qaldy.gate.platform.ControlPlane;
-import dev.qaldy.gate.platform.GateConfig;
+import dev.qaldy.gate.platform.InternalFeed;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -18,11 +16,6 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -49,16 +42,13 @@ public class ShieldSettingsFeed {
     static final String PATH = "/api/v1/internal/shield-settings";
     static final int PAGE = 500;
     static final int MAX_PAGES = 20;
-    static final long MAX_ANSWER_BYTES = 8L * 1024 * 1024;
+    static final int MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
     @Inject
     Shield shield;
 
     @Inject
-    CellSecrets secrets;
-
-    @Inject
-    GateConfig config;
+    InternalFeed feed;
 
     @Inject
     Logger log;
@@ -82,8 +72,6 @@ public class ShieldSettingsFeed {
     @ConfigProperty(name = "qaldy.gate.shield-dir")
     Optional<String> dir;
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).followRedirects(HttpClient.Redirect.NEVER).build();
     private long next;
     private boolean reachable = true;
     private ScheduledFuture<?> ticking;
@@ -141,17 +129,7 @@ public class ShieldSettingsFeed {
 
     /** Reads one page after {@link #next}; true when there is more. */
     private boolean fetchPage() throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(config.controlUrl() + PATH + "?since=" + next + "&limit=" + PAGE))
-                .timeout(fetchTimeout).header(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken())
-                .header("Accept", "application/json").GET().build();
-        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        byte[] body;
-        try (InputStream in = response.body()) {
-            body = in.readNBytes((int) MAX_ANSWER_BYTES + 1);
-        }
-        if (response.statusCode() != 200 || body.length > MAX_ANSWER_BYTES) {
-            throw new IOException("shield settings answered HTTP " + response.statusCode());
-        }
+        byte[] body = feed.page(PATH + "?since=" + next + "&limit=" + PAGE, fetchTimeout, MAX_ANSWER_BYTES, "shield settings");
         JsonObject json;
         try (JsonReader reader = Json.createReader(new ByteArrayInputStream(body))) {
             json = reader.readObject();
