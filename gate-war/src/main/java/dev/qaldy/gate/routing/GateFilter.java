@@ -21,6 +21,7 @@ import dev.qaldy.gate.session.SessionReader;
 import dev.qaldy.gate.session.SignIn;
 import dev.qaldy.gate.session.SignedOutSessionPush;
 import dev.qaldy.gate.session.SignedOutSessions;
+import dev.qaldy.gate.session.SignedOutSessionsLoader;
 import dev.qaldy.gate.session.VerifiedSessions;
 import dev.qaldy.gate.shield.Shield;
 import dev.qaldy.gate.shield.ShieldRequest;
@@ -80,6 +81,9 @@ public class GateFilter extends HttpFilter {
 
     @Inject
     SignedOutSessions signedOut;
+
+    @Inject
+    SignedOutSessionsLoader signOutsLoader;
 
     @Inject
     SignedOutSessionPush signOutPush;
@@ -341,11 +345,12 @@ public class GateFilter extends HttpFilter {
 
     /**
      * Step 3, after a valid session: until the sign-outs made before this gate started are loaded
-     * ({@link SignedOutSessions#loaded()}), a session alone lets no one in; the request is answered
+     * ({@link SignedOutSessions#loaded()}; a request sets off an attempt and waits for it at most the
+     * access timeout, {@link SignedOutSessionsLoader#loadedOrTryNow()}), a session alone lets no one in; the request is answered
      * as by a gate that cannot ask the control plane (503 "Temporarily unavailable"). True when it may go on.
      */
     private boolean signOutsKnown(HttpServletRequest req, HttpServletResponse res) throws IOException {
-        if (signedOut.loaded()) {
+        if (signOutsLoader.loadedOrTryNow()) {
             return true;
         }
         res.setHeader(AccessDecision.HEADER, "refused");

@@ -63,7 +63,14 @@ public class SignedOutSessionsLoader {
     @ConfigProperty(name = "qaldy.gate.signed-out-load-start-wait", defaultValue = "PT2S")
     Duration startWait;
 
+    /** How long a request waits for the attempt it set off (the gate's access timeout, default 1 s). */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.access-timeout-ms", defaultValue = "1000")
+    long requestWaitMillis;
+
     private ScheduledFuture<?> attempts;
+    private final Object requestAttemptLock = new Object();
+    private Future<?> requestAttempt;
     private boolean failedBefore;
 
     /**
@@ -96,6 +103,34 @@ public class SignedOutSessionsLoader {
         if (attempts != null) {
             attempts.cancel(false);
         }
+    }
+
+    /**
+     * Whether the sign-outs are loaded; if not, sets off one attempt now (at most one at a time for
+     * all requests) and waits for it at most {@code qaldy.gate.access-timeout-ms} (default 1 s), so
+     * people are let in as soon as the control plane answers again, not at the next retry.
+     *
+     * @return true when loaded (now or before)
+     */
+    public boolean loadedOrTryNow() {
+        if (list.loaded()) {
+            return true;
+        }
+        Future<?> running;
+        synchronized (requestAttemptLock) {
+            if (requestAttempt == null || requestAttempt.isDone()) {
+                requestAttempt = scheduler.submit(this::attempt);
+            }
+            running = requestAttempt;
+        }
+        try {
+            running.get(Math.max(0, requestWaitMillis), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // not loaded yet: the caller answers 503
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return list.loaded();
     }
 
     /** One attempt, unless already loaded; on success the list is marked loaded and no attempt follows. */
