@@ -166,9 +166,14 @@ public final class AccessMemory {
                         return currentLeft;
                     }
                 })
-                // Synchronous, inside the removal: an answer learned meanwhile sees the mark.
+                // Synchronous, inside the removal: an answer learned meanwhile sees the mark. Only the
+                // size bound loses knowledge: an entry that expired had no answer or push for the whole
+                // access memory, so no copy of that app is alive and no push is missed; an answer that
+                // finds it expired (the first ask after a quiet half hour) is remembered as usual.
                 .evictionListener((String app, AppVersion version, RemovalCause cause) -> {
-                    lastEvictionMs.accumulateAndGet(clock.millis(), Math::max);
+                    if (cause != RemovalCause.EXPIRED) {
+                        lastEvictionMs.accumulateAndGet(clock.millis(), Math::max);
+                    }
                     if (version != null) {
                         version.evicted = true;
                     }

@@ -219,6 +219,20 @@ class AccessMemoryTest {
     }
 
     @Test
+    void theFirstAnswerAfterTheAppsVersionEntryExpiredIsRemembered() {
+        // Found by GateOutageIT: an app with no answer or push for the whole access memory had its
+        // version entry expire; the first answer after that was used once and not remembered, so the
+        // person got 503 when the control plane died right after the gate had asked.
+        memory.learn("guestbook", 7, allow(4), now());
+        clock.move(MEMORY.plusSeconds(1));
+        long asked = now();
+        clock.move(Duration.ofMillis(40));
+        assertThat(memory.learn("guestbook", 7, allow(4), asked)).isTrue();
+        assertThat(memory.recall("guestbook", 7)).isPresent();
+        assertThat(memory.newestVersion("guestbook")).isEqualTo(4);
+    }
+
+    @Test
     void theAppsVersionsAreBoundedAndAnEvictedAppsCopiesAreNotTrusted() {
         AccessMemory few = new AccessMemory(clock, MEMORY, 10_000, 3);
         for (int a = 0; a < 50; a++) {
