@@ -1,6 +1,7 @@
 package dev.qaldy.cell;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,12 +10,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -25,7 +28,17 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Cell implements AutoCloseable {
 
+    /** Cells' ports are drawn from here up to the ephemeral range (see {@link #freePort()}). */
+    private static final int LOWEST_PORT = 10_000;
+    private static final Random PORTS = new SecureRandom();
+
     static final List<String> COMPONENTS = List.of("db", "control", "runtime", "gate", "status");
+    /** The JVM flag every component of a test cell gets (bin/qaldy already gives it to all but the gate). */
+    static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+    /** bin/qaldy's switch for a cell without its status page; cells are started without it by default. */
+    static final String NO_STATUS = "QALDY_NO_STATUS";
+    /** The value of {@link #NO_STATUS} in a test's environment that keeps the status page in its cell. */
+    static final String WITH_STATUS_PAGE = "0";
 
     private final List<String> components = new ArrayList<>(COMPONENTS);
     private final Path root;
@@ -49,6 +62,9 @@ public final class Cell implements AutoCloseable {
         if (twoGates) {
             components.add(components.indexOf("gate") + 1, "gate2");
         }
+        if (!WITH_STATUS_PAGE.equals(extraEnv.get(NO_STATUS))) {
+            components.remove("status");
+        }
         for (String c : components) {
             ports.put(c, freePort());
         }
@@ -56,8 +72,18 @@ public final class Cell implements AutoCloseable {
         // No class data recording when a test restarts a component: it costs CPU at that start and
         // 30-40 s at the stop that writes the archive, on a machine running two cells at once.
         env.put("QALDY_CDS", "0");
+        // Two cells at a time beside other builds: a Payara Micro took more than the launcher's 180 s
+        // to deploy here (load 15-45). The cell tests are about what a started cell does, not how fast
+        // it starts (bench/ measures that), so they wait longer; a test may still set its own.
+        env.put("QALDY_READY_TIMEOUT_S", "600");
+        // The status page watches from outside and serves nothing: a cell is started without it
+        // (one JVM less, and up waits for it last) unless a test looks at it (NO_STATUS = WITH_STATUS_PAGE).
+        env.put(NO_STATUS, "1");
         ports.forEach((c, p) -> env.put("QALDY_PORT_" + c.toUpperCase(), Integer.toString(p)));
         env.putAll(extraEnv);
+        // The gate's C2 compiler pays off under sustained load (bench/), not in a test: every
+        // component of a test cell runs C1 only, which starts it with less CPU.
+        env.compute("QALDY_OPTS", (key, opts) -> opts == null ? C1_ONLY : C1_ONLY + " " + opts);
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
@@ -212,6 +238,21 @@ public final class Cell implements AutoCloseable {
                 .header("Host", host);
     }
 
+    /**
+     * A service call straight to the control plane ({@code path} from {@code /api/v1/…}), with the
+     * cell's service token, as the gate and the runtime host make them; {@code json} may be null.
+     */
+    public HttpResponse<String> serviceCall(String method, String path, String json) throws IOException, InterruptedException {
+        String token = Files.readString(var.resolve("keys/service-token")).trim();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port("control") + path))
+                .timeout(Duration.ofSeconds(30)).header("X-Qaldy-Service-Token", token);
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        return send(request.method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     public HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
         return http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
@@ -232,41 +273,74 @@ public final class Cell implements AutoCloseable {
         return values;
     }
 
-    /** Stops the cell: {@code bin/qaldy down}, then SIGKILL to any pid still alive. */
+    /** Stops the cell: SIGKILL to every component by pid (a test cell keeps nothing), waiting until each is gone. */
     @Override
     public void close() {
+        // SIGKILL, not bin/qaldy down: nothing of a test cell is kept, and a graceful stop of its
+        // Payara Micros cost about 20 s of every test class.
+        killAll();
         try {
-            qaldy("down");
-        } catch (Exception | AssertionError e) {
-            System.err.println("bin/qaldy down failed: " + e.getMessage());
-        } finally {
-            killAll();
-            try {
-                Runtime.getRuntime().removeShutdownHook(cleanup);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running already
-            }
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running already
         }
     }
 
+    /** Kills every component by the pid in its pid file (and anything it started), and waits (≤ 10 s each) until it is gone. */
     private void killAll() {
+        List<ProcessHandle> killed = new ArrayList<>();
         for (String c : components) {
             try {
-                long pid = pid(c);
-                ProcessHandle.of(pid).ifPresent(p -> {
-                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                ProcessHandle.of(pid(c)).ifPresent(p -> {
+                    p.descendants().forEach(d -> {
+                        d.destroyForcibly();
+                        killed.add(d);
+                    });
                     p.destroyForcibly();
+                    killed.add(p);
                 });
             } catch (IOException | RuntimeException noPid) {
                 // not running
             }
         }
+        for (ProcessHandle p : killed) {
+            try {
+                p.onExit().get(10, TimeUnit.SECONDS);
+            } catch (Exception stillThere) {
+                System.err.println("cell: pid " + p.pid() + " did not end within 10 s of SIGKILL");
+            }
+        }
     }
 
+    /**
+     * A free port below the kernel's ephemeral range ({@code net.ipv4.ip_local_port_range}, 32768
+     * by default): a port inside it can be taken by any outgoing connection, and a client that
+     * keeps connecting to a stopped server's port can connect to itself (TCP simultaneous open),
+     * after which the server cannot bind its port again. The soak found exactly that: the control
+     * plane reconnecting to an H2 killed on port 48092 held 127.0.0.1:48092 → 127.0.0.1:48092, H2's
+     * next start failed with "Address already in use", and a port check saw the database up.
+     */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+        int below = ephemeralLow();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = LOWEST_PORT + PORTS.nextInt(below - LOWEST_PORT);
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.bind(new InetSocketAddress(port)); // every address, as the servers bind
+                return port;
+            } catch (IOException taken) {
+                // another cell's, or in use: try another
+            }
+        }
+        throw new IOException("no free port between " + LOWEST_PORT + " and " + below);
+    }
+
+    /** The first port of the kernel's ephemeral range; 32768 when it cannot be read. */
+    private static int ephemeralLow() {
+        try {
+            int low = Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+            return low > LOWEST_PORT + 1000 ? low : 32_768;
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
         }
     }
 

@@ -44,7 +44,7 @@ class ConsoleOutageIT {
     @BeforeAll
     static void startCell() throws Exception {
         cell = Cell.up("console", Map.of("QALDY_OPTS_GATE", "-Dqaldy.console.poll-interval=PT1S",
-                "QALDY_OPTS_STATUS", StatusPageWhenTheCellIsStopped.STATUS_OPTS));
+                "QALDY_OPTS_STATUS", StatusPageWhenTheCellIsStopped.STATUS_OPTS, Cell.NO_STATUS, Cell.WITH_STATUS_PAGE));
     }
 
     @AfterAll
@@ -176,6 +176,12 @@ class ConsoleOutageIT {
     /** Last: it stops every process of the cell but the status page, for good. */
     @Test
     @Order(3)
+    void the_status_page_answers_bad_json_with_a_400_and_loses_nothing() throws Exception {
+        StatusPageInput.badJsonIsA400AndNothingIsLost(cell);
+    }
+
+    @Test
+    @Order(4)
     void with_every_process_of_the_cell_stopped_the_status_page_shows_each_component_down_since_and_opens_incidents()
             throws Exception {
         if (browser != null) {

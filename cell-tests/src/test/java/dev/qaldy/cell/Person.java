@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.URI;
@@ -13,13 +12,10 @@ import java.net.URLDecoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import org.awaitility.Awaitility;
 import java.time.Duration;
 
@@ -184,15 +180,7 @@ public final class Person {
 
     /** A zip of a folder's files, paths relative to it, as a person would upload it. */
     public static byte[] zip(Path folder) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ZipOutputStream zip = new ZipOutputStream(bytes); var files = Files.walk(folder)) {
-            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                zip.putNextEntry(new ZipEntry(folder.relativize(file).toString().replace('\\', '/')));
-                Files.copy(file, zip);
-                zip.closeEntry();
-            }
-        }
-        return bytes.toByteArray();
+        return dev.qaldy.drill.cast.Zips.of(folder);
     }
 
     static String decode(String s) {

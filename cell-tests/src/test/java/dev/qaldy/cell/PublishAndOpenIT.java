@@ -48,7 +48,7 @@ class PublishAndOpenIT {
 
     @BeforeAll
     static void startCell() throws Exception {
-        cell = Cell.up("publish", Map.of());
+        cell = Cell.up("publish", Map.of(Cell.NO_STATUS, Cell.WITH_STATUS_PAGE)); // the launcher starts a whole cell, status page included
         Map<String, String> credentials = cell.demoEnv();
         demo = Person.existing(cell, credentials.get("QALDY_DEMO_EMAIL"), credentials.get("QALDY_DEMO_PASSWORD"));
     }

@@ -48,8 +48,7 @@ class ShieldSettingsIT {
     static void startCell() throws Exception {
         cell = Cell.up("shield", Map.of(
                 "QALDY_NO_SEED", "1",
-                "QALDY_OPTS_GATE", "-Dqaldy.gate.shield.refresh=PT1S -Dqaldy.gate.shield.day-length=PT" + DAY_SECONDS + "S"
-                        + " -Dqaldy.gate.access-timeout-ms=500 -Dqaldy.gate.breaker-delay-ms=2000"));
+                "QALDY_OPTS_GATE", "-Dqaldy.gate.shield.refresh=PT1S -Dqaldy.gate.shield.day-length=PT" + DAY_SECONDS + "S"));
         owner = Person.signUp(cell, "shield-owner@example.com");
         owner.publish("walled", cell.root().resolve("examples/guestbook"));
         owner.openApp("walled");

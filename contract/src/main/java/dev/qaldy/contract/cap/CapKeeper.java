@@ -1,17 +1,14 @@
 package dev.qaldy.contract.cap;
 
 import com.nimbusds.jose.util.JSONObjectUtils;
+import dev.qaldy.contract.files.KeptFile;
 import dev.qaldy.contract.session.InvalidTokenException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.security.interfaces.ECPublicKey;
 import java.text.ParseException;
 import java.time.Clock;
@@ -410,8 +407,10 @@ public final class CapKeeper {
 
     /**
      * Reads the accounts kept on disk, each state verified again with the cell's key. A file that
-     * does not verify, or names another account, is refused (WARNING) and renamed
-     * {@code *.refused}; its counts are not trusted either.
+     * cannot be read, does not verify, or names another account is refused and set aside as
+     * {@code *.refused} (one WARNING line each, {@link KeptFile#setAside}); its counts are not
+     * trusted either, and its account counts as unknown ({@link Verdict.Unknown}) until a state for
+     * it is received: fail closed, never "no cap".
      *
      * @return how many accounts were read
      */
@@ -439,9 +438,7 @@ public final class CapKeeper {
                         accounts.put(id, account);
                         read++;
                     } catch (IOException | RuntimeException | InvalidTokenException | ParseException e) {
-                        log.log(Level.WARNING, "cap: refused the kept file {0}: {1}; renamed to {0}.refused",
-                                new Object[] {file, e.toString()});
-                        Files.move(file, file.resolveSibling(name + ".refused"), StandardCopyOption.REPLACE_EXISTING);
+                        setAside(file, id, e);
                     }
                 }
             }
@@ -453,6 +450,15 @@ public final class CapKeeper {
                     .forEach(unacknowledged::addLast);
         }
         return read;
+    }
+
+    /**
+     * A kept file that cannot be read or does not verify: set aside (one WARNING line), and its
+     * account is not held, so it counts as unknown (fetched, or refused while the API is down).
+     */
+    private void setAside(Path file, long id, Throwable why) {
+        log.log(Level.WARNING, "cap: refused the kept file {0}: {1}; {2}; account {3} counts as unknown until its state is fetched",
+                new Object[] {file, why.toString(), KeptFile.setAsideSaying(file), id});
     }
 
     /** Writes every account changed since it was last written; failures are logged, and tried again next time. */
@@ -499,33 +505,10 @@ public final class CapKeeper {
                 bytes = JSONObjectUtils.toJSONString(account.toJson()).getBytes(StandardCharsets.UTF_8);
                 version = account.version;
             }
-            Files.createDirectories(dir);
-            Path target = dir.resolve("account-" + account.id + ".json");
-            Path temp = dir.resolve(".account-" + account.id + "." + UUID.randomUUID() + ".tmp");
-            try {
-                try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                    ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                    while (buffer.hasRemaining()) {
-                        channel.write(buffer);
-                    }
-                    channel.force(true);
-                }
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } finally {
-                Files.deleteIfExists(temp);
-            }
-            syncDirectory();
+            KeptFile.write(dir.resolve("account-" + account.id + ".json"), bytes);
             synchronized (account) {
                 account.written = Math.max(account.written, version);
             }
-        }
-    }
-
-    private void syncDirectory() {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException | UnsupportedOperationException e) {
-            // Not every file system lets a directory be synced; the move itself is atomic.
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.qaldy.contract.cap;
 
 import com.nimbusds.jose.util.JSONObjectUtils;
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.http.LimitedBytes;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,7 +35,10 @@ import java.util.logging.Logger;
  * edge never received), and report usage in batches ({@code POST /api/v1/internal/usage}, the same
  * batch id until it is acknowledged). Every call carries the service token and is bounded in time
  * and size. Reports and refreshes run in one thread ({@link #tick}), in that order, so a state
- * never arrives while the acknowledgement of the usage it includes is still on its way.
+ * never arrives while the acknowledgement of the usage it includes is still on its way. Every call
+ * tells the process's view of the control plane ({@link UpstreamHealth}) how it ended, and while
+ * that view says failing no call is made: an on-demand fetch fails at once (the request is answered
+ * without waiting), and a background round waits for the view to turn up.
  */
 public final class CapSync {
 
@@ -58,6 +62,7 @@ public final class CapSync {
     private final Duration fetchTimeout;
     private final Clock clock;
     private final Logger log;
+    private final UpstreamHealth health;
     private final HttpClient http;
     private final Map<Long, CompletableFuture<Boolean>> fetching = new ConcurrentHashMap<>();
     private final Map<Long, Long> fetchFailedAt = new ConcurrentHashMap<>();
@@ -71,9 +76,10 @@ public final class CapSync {
      * @param reporter     who reports usage, for the control plane's records (e.g. {@code gate})
      * @param callTimeout  bound on one background call, end to end
      * @param fetchTimeout bound on an on-demand fetch, which a request waits for
+     * @param health       the process's view of the control plane: told of every call, asked before each
      */
     public CapSync(CapKeeper keeper, URI control, Supplier<String> serviceToken, String reporter, Duration callTimeout,
-            Duration fetchTimeout, Clock clock, Logger log) {
+            Duration fetchTimeout, Clock clock, Logger log, UpstreamHealth health) {
         this.keeper = Objects.requireNonNull(keeper, "keeper");
         this.control = URI.create(control.toString().replaceAll("/+$", ""));
         this.serviceToken = Objects.requireNonNull(serviceToken, "serviceToken");
@@ -82,6 +88,7 @@ public final class CapSync {
         this.fetchTimeout = Objects.requireNonNull(fetchTimeout, "fetchTimeout");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.log = Objects.requireNonNull(log, "log");
+        this.health = Objects.requireNonNull(health, "health");
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(callTimeout.compareTo(fetchTimeout) < 0 ? callTimeout : fetchTimeout)
@@ -91,16 +98,20 @@ public final class CapSync {
 
     /**
      * One round of the background loop: report usage when {@code reportEvery} passed, then fetch
-     * changed states when {@code refreshEvery} passed, then write what changed to disk. Never throws.
+     * changed states when {@code refreshEvery} passed, then write what changed to disk. While the
+     * control plane is failing only the disk is written: the report and the refresh are made in the
+     * first round after the view turned up. Never throws.
      */
     public void tick(Duration reportEvery, Duration refreshEvery) {
         long now = clock.millis();
         try {
-            if (now >= nextReportMs) {
+            if (health.failing()) {
+                log.log(Level.FINE, "cap: the control plane is failing; reports and refreshes wait");
+            } else if (now >= nextReportMs) {
                 nextReportMs = now + reportEvery.toMillis();
                 report();
             }
-            if (now >= nextRefreshMs) {
+            if (!health.failing() && now >= nextRefreshMs) {
                 nextRefreshMs = now + refreshEvery.toMillis();
                 refresh();
             }
@@ -249,8 +260,8 @@ public final class CapSync {
      * @return true when the keeper now holds a state for the account
      */
     public boolean fetch(long accountId) {
-        if (accountId <= 0) {
-            return false;
+        if (accountId <= 0 || health.failing()) {
+            return false; // failing: the request gets its answer at once, and no back-off outlives the outage
         }
         long now = clock.millis();
         Long failedAt = fetchFailedAt.get(accountId);
@@ -329,6 +340,16 @@ public final class CapSync {
         }
     }
 
+    /** An answer over {@link #MAX_ANSWER_BYTES}: the API spoke, so it says nothing of its health. */
+    static final class TooLarge extends java.io.IOException {
+
+        private static final long serialVersionUID = 1L;
+
+        TooLarge(long limit) {
+            super("answer over " + limit + " bytes");
+        }
+    }
+
     /** An answer of the API below 500. */
     record Answer(int status, byte[] body) {
 
@@ -342,6 +363,9 @@ public final class CapSync {
     }
 
     private Answer call(HttpRequest.Builder builder, Duration bound) throws Unreachable {
+        if (health.failing()) {
+            throw new Unreachable(health.notAsked());
+        }
         String token;
         try {
             token = serviceToken.get();
@@ -350,30 +374,41 @@ public final class CapSync {
         }
         HttpRequest request = builder.timeout(bound).header(TOKEN_HEADER, token == null ? "" : token)
                 .header("Accept", "application/json").build();
-        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request, LimitedBytes.handler(MAX_ANSWER_BYTES));
+        UpstreamHealth.Call attempt = health.call();
+        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request, LimitedBytes.handler(MAX_ANSWER_BYTES, TooLarge::new));
         HttpResponse<byte[]> response;
         try {
             response = exchange.get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             exchange.cancel(true);
+            attempt.failed(UpstreamHealth.Failure.NO_ANSWER, "cap: no answer within " + bound);
             throw failed("no answer within " + bound);
         } catch (InterruptedException e) {
             exchange.cancel(true);
+            attempt.abandoned();
             Thread.currentThread().interrupt();
             throw failed("interrupted");
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof java.io.IOException && !(e.getCause() instanceof TooLarge)) {
+                attempt.failed(UpstreamHealth.Failure.NO_ANSWER, "cap: " + e.getCause());
+            } else {
+                attempt.abandoned();
+            }
             throw failed(String.valueOf(e.getCause()));
         }
         if (response.statusCode() >= 500) {
+            attempt.failed(UpstreamHealth.Failure.ERROR_ANSWER, "cap: HTTP " + response.statusCode());
             throw failed("HTTP " + response.statusCode());
         }
         String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(java.util.Locale.ROOT);
         if (!type.startsWith("application/json") && !type.startsWith("application/problem+json")) {
             // Every answer of the API is JSON; a control plane still starting answers the server's own
             // HTML 404 for a few seconds. That is not the API speaking: nothing is refused or dropped.
+            attempt.failed(UpstreamHealth.Failure.ERROR_ANSWER, "cap: HTTP " + response.statusCode() + " " + type + ", not the API");
             throw failed("HTTP " + response.statusCode() + " " + (type.isEmpty() ? "without a type" : type)
                     + ", not the API (still starting?)");
         }
+        attempt.answered();
         if (reachable.compareAndSet(false, true)) {
             log.log(Level.INFO, "cap: the control plane answers again");
         }

@@ -307,6 +307,29 @@ class CapKeeperTest {
     }
 
     @Test
+    void a_damaged_file_is_set_aside_with_one_line_and_the_other_accounts_still_load(@TempDir Path dir) throws Exception {
+        CapKeeper before = keeper(dir);
+        before.offer(sign(state(2, "2026-03", 100, 0, NOW)));
+        before.count(ANA, "guestbook", 3, 0);
+        before.flush();
+        Files.copy(dir.resolve("account-7.json"), dir.resolve("account-8.json"));
+        Files.writeString(dir.resolve("account-5.json"), "{\"v\":1,\"accountId\":5,\"state\":\"tr");
+        Files.writeString(dir.resolve("account-9.json"), "");
+        logged.clear();
+        CapKeeper after = keeper(dir);
+        assertThat(after.load()).as("account 7 only: 8 holds 7's file, 5 and 9 are damaged").isEqualTo(1);
+        assertThat(after.verdict(ANA)).isInstanceOf(Verdict.Awake.class);
+        for (long damaged : new long[] {5, 8, 9}) {
+            assertThat(after.verdict(damaged)).as("account %d fails closed", damaged).isInstanceOf(Verdict.Unknown.class);
+            assertThat(dir.resolve("account-" + damaged + ".json")).doesNotExist();
+            assertThat(dir.resolve("account-" + damaged + ".json.refused")).exists();
+        }
+        assertThat(logged).filteredOn(r -> r.getLevel() == Level.WARNING).as("one line each").hasSize(3)
+                .allMatch(r -> r.getMessage().contains("counts as unknown"));
+        assertThat(after.held()).extracting(CapKeeper.Held::unbilledRequests).containsExactly(3L);
+    }
+
+    @Test
     void a_write_that_never_finished_is_cleared_and_an_older_file_stays_good(@TempDir Path dir) throws Exception {
         CapKeeper before = keeper(dir);
         before.offer(sign(state(2, "2026-03", 100, 0, NOW)));

@@ -3,6 +3,7 @@ package dev.qaldy.contract.cap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.keys.CellKeys;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -34,6 +35,13 @@ class CapSyncTest {
     final KeyPair cell = CellKeys.generate();
     final MovableClock clock = new MovableClock(NOW);
     final Logger log = Logger.getAnonymousLogger();
+    /** The process's view of the control plane; its probe answers when {@link #probeAnswers} says so. */
+    volatile boolean probeAnswers = true;
+    final UpstreamHealth health = new UpstreamHealth("control plane", clock, Duration.ofMillis(500), () -> {
+        if (!probeAnswers) {
+            throw new java.io.IOException("no answer");
+        }
+    }, log);
     final CapKeeper keeper = new CapKeeper((ECPublicKey) cell.getPublic(), clock, Duration.ofMinutes(2), null, log, 100);
     final Queue<String> calls = new ConcurrentLinkedQueue<>();
     final Map<String, Reply> replies = new ConcurrentHashMap<>();
@@ -90,7 +98,7 @@ class CapSyncTest {
         control.setExecutor(pool);
         control.start();
         return new CapSync(keeper, URI.create("http://127.0.0.1:" + control.getAddress().getPort() + "/"), () -> "secret",
-                "gate", Duration.ofSeconds(2), Duration.ofMillis(500), clock, log);
+                "gate", Duration.ofSeconds(2), Duration.ofMillis(500), clock, log, health);
     }
 
     @Test
@@ -194,15 +202,61 @@ class CapSyncTest {
     @Test
     void a_control_plane_that_is_not_there_is_unreachable_and_nothing_changes() {
         CapSync sync = new CapSync(keeper, URI.create("http://127.0.0.1:9"), () -> "secret", "gate", Duration.ofMillis(500),
-                Duration.ofMillis(300), clock, log);
+                Duration.ofMillis(300), clock, log, health);
         keeper.offer(signed(7, 3, 0));
         keeper.count(7, "guestbook", 2, 0);
         assertThat(sync.refresh()).isFalse();
+        probeAnswers = false;
+        health.probeIfDue(); // the probe a refused connection sets off gets no answer either
+        assertThat(health.failing()).as("a refused connection, then the probe: the view says failing").isTrue();
         assertThat(sync.report()).isFalse();
         assertThat(sync.fetch(9)).isFalse();
         assertThat(sync.reachable()).isFalse();
         sync.tick(Duration.ofSeconds(10), Duration.ofSeconds(15));
         assertThat(keeper.state(7).orElseThrow().sequence()).isEqualTo(3);
         assertThat(keeper.held().get(0).unbilledRequests()).isEqualTo(2);
+    }
+
+    @Test
+    void while_the_view_says_failing_no_call_is_made_and_the_first_round_after_it_turned_up_reports() throws Exception {
+        CapSync sync = sync();
+        keeper.offer(signed(7, 3, 0));
+        keeper.count(7, "guestbook", 2, 0);
+        probeAnswers = false;
+        health.call().failed(UpstreamHealth.Failure.NO_ANSWER, "a timeout elsewhere");
+        health.probeIfDue();
+
+        assertThat(sync.fetch(8)).as("answered at once, without asking").isFalse();
+        sync.tick(Duration.ofSeconds(10), Duration.ofSeconds(15));
+        assertThat(sync.report()).isFalse();
+        assertThat(calls).as("nothing reached the control plane").isEmpty();
+
+        probeAnswers = true;
+        clock.move(Duration.ofMillis(500)); // the next probe is due an interval after the last one
+        health.probeIfDue();
+        assertThat(health.failing()).isFalse();
+        replies.put("POST /api/v1/internal/usage", new Reply(200, "{\"batchId\":\"x\",\"accounts\":[]}"));
+        sync.tick(Duration.ofSeconds(10), Duration.ofSeconds(15));
+        assertThat(calls).as("the round waited for the view, not for the next interval")
+                .anyMatch(call -> call.startsWith("POST /api/v1/internal/usage"))
+                .anyMatch(call -> call.startsWith("GET /api/v1/internal/cap-states"));
+        assertThat(sync.fetch(8)).as("no back-off was left by the outage: asked now (the fake has no such state)").isFalse();
+        assertThat(calls).anyMatch(call -> call.contains("account=8"));
+    }
+
+    @Test
+    void an_error_answer_counts_toward_the_view_and_an_answer_starts_the_count_again() throws Exception {
+        CapSync sync = sync();
+        replies.put("GET /api/v1/internal/cap-states?since=0&", new Reply(503, "{\"status\":503}"));
+        assertThat(sync.refresh()).isFalse();
+        assertThat(sync.refresh()).isFalse();
+        replies.put("GET /api/v1/internal/cap-states?since=0&", new Reply(200, "{\"states\":[],\"next\":0,\"more\":false}"));
+        assertThat(sync.refresh()).isTrue();
+        replies.put("GET /api/v1/internal/cap-states?since=0&", new Reply(503, "{\"status\":503}"));
+        assertThat(sync.refresh()).isFalse();
+        assertThat(sync.refresh()).isFalse();
+        assertThat(health.failing()).as("two in a row, not three").isFalse();
+        assertThat(sync.refresh()).isFalse();
+        assertThat(health.failing()).isTrue();
     }
 }

@@ -6,20 +6,20 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock the test moves. */
-final class MovableClock extends Clock {
+/** A clock the test moves (also the health view's tests). */
+public final class MovableClock extends Clock {
 
     private volatile Instant now;
 
-    MovableClock(Instant start) {
+    public MovableClock(Instant start) {
         this.now = start;
     }
 
-    void move(Duration by) {
+    public void move(Duration by) {
         now = now.plus(by);
     }
 
-    void set(Instant instant) {
+    public void set(Instant instant) {
         now = instant;
     }
 

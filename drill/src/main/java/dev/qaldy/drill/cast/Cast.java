@@ -5,21 +5,10 @@ import dev.qaldy.drill.cell.DrillError;
 import dev.qaldy.drill.cell.Http;
 import dev.qaldy.drill.cell.Seen;
 import jakarta.json.JsonObject;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.UUID;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The people of the seed's table, made on the running cell before the first outage, each with a
@@ -61,7 +50,7 @@ public final class Cast {
         this.app = "drill-" + stamp;
         this.cappedApp = "drill-" + stamp + "-capped";
         this.site = "drill-" + stamp + "-site";
-        this.bundle = zip(cell.root().resolve("examples/guestbook"));
+        this.bundle = Zips.of(cell.root().resolve("examples/guestbook"));
     }
 
     /**
@@ -107,11 +96,7 @@ public final class Cast {
     /** A signed delivery to the drill's webhook, as a sender would make it. */
     public Seen deliverWebhook(String idempotencyKey) {
         byte[] body = ("{\"note\":\"drill " + idempotencyKey + "\"}").getBytes(StandardCharsets.UTF_8);
-        return http.send(http.request(cell.publicHost(), "/hooks/" + app + "/" + HOOK)
-                .header("Content-Type", "application/json")
-                .header("Qaldy-Signature", sign(body))
-                .header("Idempotency-Key", idempotencyKey)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+        return Hooks.deliver(http, cell.publicHost(), app, HOOK, hookSecret, idempotencyKey, body);
     }
 
     /** The drill's schedule as the API shows it (nextTick, lastFiredTick). */
@@ -180,11 +165,7 @@ public final class Cast {
         long limitMillicents = billing.getJsonNumber("limitCents").longValue() * 1000;
         long price = billing.getJsonObject("prices").getJsonNumber("requestMillicents").longValue();
         long requests = Math.max(1, (limitMillicents + price - 1) / Math.max(1, price));
-        String report = "{\"batchId\":\"" + UUID.randomUUID() + "\",\"reporter\":\"drill\",\"items\":[{\"app\":"
-                + Json.quote(cappedApp) + ",\"requests\":" + requests + ",\"cpuMs\":0}]}";
-        Seen billed = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.controlPort() + "/api/v1/internal/usage"))
-                .timeout(Duration.ofSeconds(30)).header("X-Qaldy-Service-Token", cell.serviceToken())
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(report)).build());
+        Seen billed = Usage.report(cell, http, UUID.randomUUID().toString(), cappedApp, requests);
         Visitor.expect(billed, 200, "reporting the payer's usage");
         Instant deadline = Instant.now().plus(capWait);
         Seen last = null;
@@ -199,59 +180,21 @@ public final class Cast {
                 + (last == null ? "nothing" : last.summary()));
     }
 
-    /** {@code t=<unix s>,v1=<hex HMAC-SHA256 of "<t>.<body>">}, signed now, as each attempt of a sender is. */
-    private String sign(byte[] body) {
-        try {
-            long t = Instant.now().getEpochSecond();
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(hookSecret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            mac.update((t + ".").getBytes(StandardCharsets.UTF_8));
-            return "t=" + t + ",v1=" + HexFormat.of().formatHex(mac.doFinal(body));
-        } catch (java.security.GeneralSecurityException e) {
-            throw new DrillError("cannot sign a webhook delivery: " + e.getMessage(), e);
-        }
-    }
-
     /** The public site's files: an index, an about page, and a page per pass that nobody opens before it. */
     static byte[] siteBundle() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
-            entry(zip, "qaldy.json", "{\"name\":\"drill-site\",\"kind\":\"site\"}");
-            for (String page : new String[] {"index", "about", "kill", "db"}) {
-                entry(zip, "public/" + page + ".html", "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-                        + "<title>Drill site</title></head><body><h1>Drill site: " + page + "</h1>"
-                        + "<p>A public page of bin/qaldy drill.</p></body></html>\n");
-            }
-        } catch (IOException e) {
-            throw new DrillError("cannot zip the drill's site: " + e.getMessage(), e);
+        java.util.Map<String, String> files = new java.util.LinkedHashMap<>();
+        files.put("qaldy.json", "{\"name\":\"drill-site\",\"kind\":\"site\"}");
+        for (String page : new String[] {"index", "about", "kill", "db"}) {
+            files.put("public/" + page + ".html", "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                    + "<title>Drill site</title></head><body><h1>Drill site: " + page + "</h1>"
+                    + "<p>A public page of bin/qaldy drill.</p></body></html>\n");
         }
-        return bytes.toByteArray();
-    }
-
-    private static void entry(ZipOutputStream zip, String name, String text) throws IOException {
-        zip.putNextEntry(new ZipEntry(name));
-        zip.write(text.getBytes(StandardCharsets.UTF_8));
-        zip.closeEntry();
+        return Zips.of(files);
     }
 
     /** An anonymous visitor's GET of {@code path} on the public site (no cookie, no token). */
     public Seen visitSite(String path) {
         return http.send(http.request(cell.appHost(site), path).header("Accept", "text/html").GET().build());
-    }
-
-    /** A zip of a folder's files, paths relative to it, as a person uploads it. */
-    static byte[] zip(Path folder) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ZipOutputStream zip = new ZipOutputStream(bytes); var files = Files.walk(folder)) {
-            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                zip.putNextEntry(new ZipEntry(folder.relativize(file).toString().replace('\\', '/')));
-                Files.copy(file, zip);
-                zip.closeEntry();
-            }
-        } catch (IOException e) {
-            throw new DrillError("cannot zip " + folder + ": " + e.getMessage(), e);
-        }
-        return bytes.toByteArray();
     }
 
     /** Sleeps {@code d}; {@link DrillError} when interrupted. */

@@ -7,12 +7,12 @@ import jakarta.json.JsonReader;
 import java.io.StringReader;
 
 /** Reads the API's JSON objects; {@link DrillError} naming {@code what} when the body is not one. */
-final class Json {
+public final class Json {
 
     private Json() {
     }
 
-    static JsonObject object(String body, String what) {
+    public static JsonObject object(String body, String what) {
         try (JsonReader reader = jakarta.json.Json.createReader(new StringReader(body))) {
             return reader.readObject();
         } catch (JsonException | IllegalStateException e) {
@@ -21,7 +21,7 @@ final class Json {
     }
 
     /** A JSON string literal for {@code text} (quotes and backslashes escaped). */
-    static String quote(String text) {
+    public static String quote(String text) {
         return jakarta.json.Json.createValue(text).toString();
     }
 }

@@ -60,14 +60,19 @@ public final class Visitor {
 
     /** A call to the public API through the gate, as this person (bearer token once signed in). */
     public Seen api(String method, String path, String jsonBody) {
-        HttpRequest.Builder request = http.request(cell.publicHost(), "/api/v1" + path).header("Accept", "application/json");
+        return api(http, method, path, jsonBody);
+    }
+
+    /** As {@link #api(String, String, String)}, through the gate {@code via} talks to (e.g. a second gate). */
+    public Seen api(Http via, String method, String path, String jsonBody) {
+        HttpRequest.Builder request = via.request(cell.publicHost(), "/api/v1" + path).header("Accept", "application/json");
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
         if (jsonBody != null) {
             request.header("Content-Type", "application/json");
         }
-        return http.send(request.method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
+        return via.send(request.method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(jsonBody)).build());
     }
 
@@ -79,22 +84,64 @@ public final class Visitor {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(zip)).build());
     }
 
+    /** A one-time ticket to open {@code app} on its own origin (POST /api/v1/tickets), as the console asks for one. */
+    public Seen ticket(String app) {
+        return api("POST", "/tickets", "{\"app\":" + Json.quote(app) + ",\"returnPath\":\"/\"}");
+    }
+
+    /**
+     * Follows a ticket ({@link #ticket}'s 201 answer) to {@code app}'s origin through {@code via},
+     * as a browser does; on the gate's 302 with a session cookie, keeps the cookie for the app.
+     * Returns what the gate answered (the ticket's own answer when it was no 201).
+     */
+    public Seen redeem(Http via, String app, Seen ticket) {
+        if (ticket.status() != 201) {
+            return ticket;
+        }
+        URI url = URI.create(Json.object(ticket.body(), "ticket").getString("url"));
+        Seen redeemed = via.send(via.request(cell.appHost(app), url.getRawPath() + "?" + url.getRawQuery()).GET().build());
+        String cookie = redeemed.header("set-cookie");
+        if (redeemed.status() == 302 && !cookie.isEmpty()) {
+            appCookies.put(app, cookie.substring(0, cookie.indexOf(';') > 0 ? cookie.indexOf(';') : cookie.length()));
+        }
+        return redeemed;
+    }
+
     /**
      * Opens an app on its own origin as a browser would: a ticket from the API, the gate's ticket
      * redirect, and the session cookie it sets. Does not load a page yet (the gate has not asked
      * about this person's access). {@link DrillError} when a step fails.
      */
     public void openApp(String app) {
-        Seen ticket = api("POST", "/tickets", "{\"app\":" + Json.quote(app) + ",\"returnPath\":\"/\"}");
+        Seen ticket = ticket(app);
         expect(ticket, 201, "a ticket for " + email + " to open " + app);
-        URI url = URI.create(Json.object(ticket.body(), "ticket").getString("url"));
-        Seen redeemed = http.send(http.request(cell.appHost(app), url.getRawPath() + "?" + url.getRawQuery()).GET().build());
+        Seen redeemed = redeem(http, app, ticket);
         expect(redeemed, 302, "redeeming " + email + "'s ticket on " + app);
-        String cookie = redeemed.header("set-cookie");
-        if (cookie.isEmpty()) {
+        if (cookie(app) == null) {
             throw new DrillError("no session cookie after redeeming " + email + "'s ticket for " + app);
         }
-        appCookies.put(app, cookie.substring(0, cookie.indexOf(';') > 0 ? cookie.indexOf(';') : cookie.length()));
+    }
+
+    /** The session cookie ({@code qaldy_session=<token>}) this person holds for {@code app}'s origin, or null. */
+    public String cookie(String app) {
+        return appCookies.get(app);
+    }
+
+    /** Holds {@code cookie} for {@code app}'s origin from now on (null: none), e.g. to send an old one again. */
+    public void useCookie(String app, String cookie) {
+        if (cookie == null) {
+            appCookies.remove(app);
+        } else {
+            appCookies.put(app, cookie);
+        }
+    }
+
+    /**
+     * Signs out on {@code app}'s origin ({@code GET /.qaldy/signout}) with this person's cookie,
+     * through {@code via}; the cookie is kept (a browser would drop it: keep it to send it again).
+     */
+    public Seen signOutOf(Http via, String app) {
+        return get(via, app, "/.qaldy/signout", Map.of());
     }
 
     /** A browser-like GET of {@code path} on the app's origin with this person's cookie (if any). */
@@ -104,13 +151,18 @@ public final class Visitor {
 
     /** As {@link #get(String, String)}, with extra request headers (e.g. a bot's User-Agent). */
     public Seen get(String app, String path, Map<String, String> headers) {
-        HttpRequest.Builder request = http.request(cell.appHost(app), path).header("Accept", "text/html,*/*");
+        return get(http, app, path, headers);
+    }
+
+    /** As {@link #get(String, String, Map)}, through the gate {@code via} talks to. */
+    public Seen get(Http via, String app, String path, Map<String, String> headers) {
+        HttpRequest.Builder request = via.request(cell.appHost(app), path).header("Accept", "text/html,*/*");
         String cookie = appCookies.get(app);
         if (cookie != null) {
             request.header("Cookie", cookie);
         }
         headers.forEach(request::setHeader);
-        Seen seen = http.send(request.GET().build());
+        Seen seen = via.send(request.GET().build());
         if (seen.header("x-qaldy-access").equals("asked")) {
             lastAsked = java.time.Instant.now();
         }

@@ -39,22 +39,43 @@ public final class CellControl {
         this.log = log;
     }
 
-    /** Reads the cell from the system properties bin/qaldy sets; {@link DrillError} when one is missing. */
+    /** Reads the cell from the system properties bin/qaldy drill sets; {@link DrillError} when one is missing. */
     public static CellControl fromSystemProperties(Path log) {
-        return new CellControl(Path.of(required("qaldy.drill.root")), Path.of(required("qaldy.drill.var")),
-                Integer.parseInt(required("qaldy.drill.gate-port")), Integer.parseInt(required("qaldy.drill.control-port")), log);
+        return fromSystemProperties("qaldy.drill", log);
     }
 
-    private static String required(String name) {
+    /**
+     * Reads the cell from the system properties {@code <prefix>.root}, {@code .var}, {@code .gate-port}
+     * and {@code .control-port} that a bin/qaldy command (drill: "qaldy.drill", soak: "qaldy.soak")
+     * sets; {@link DrillError} when one is missing.
+     */
+    public static CellControl fromSystemProperties(String prefix, Path log) {
+        return new CellControl(Path.of(required(prefix, "root")), Path.of(required(prefix, "var")),
+                Integer.parseInt(required(prefix, "gate-port")), Integer.parseInt(required(prefix, "control-port")), log);
+    }
+
+    private static String required(String prefix, String key) {
+        String name = prefix + "." + key;
         String value = System.getProperty(name);
         if (value == null || value.isBlank()) {
-            throw new DrillError("missing -D" + name + "; run the drill with bin/qaldy drill");
+            throw new DrillError("missing -D" + name + "; run it with bin/qaldy " + prefix.substring(prefix.lastIndexOf('.') + 1));
         }
         return value;
     }
 
     /** Runs {@code bin/qaldy args…}; {@link DrillError} when it exits non-zero or takes over 10 minutes. */
     public void qaldy(String... args) {
+        int exit = run(args);
+        if (exit != 0) {
+            throw new DrillError("bin/qaldy " + String.join(" ", args) + " exited " + exit + "; see " + log);
+        }
+    }
+
+    /**
+     * Runs {@code bin/qaldy args…} and returns its exit code (e.g. 3: {@code start control} left it
+     * waiting for its database); {@link DrillError} only when it cannot run or takes over 10 minutes.
+     */
+    public int run(String... args) {
         List<String> command = new ArrayList<>();
         command.add(root.resolve("bin/qaldy").toString());
         command.addAll(List.of(args));
@@ -68,11 +89,39 @@ public final class CellControl {
                 process.destroyForcibly();
                 throw new DrillError("bin/qaldy " + String.join(" ", args) + " did not finish in " + COMMAND_TIMEOUT_MIN + " min");
             }
-            if (process.exitValue() != 0) {
-                throw new DrillError("bin/qaldy " + String.join(" ", args) + " exited " + process.exitValue() + "; see " + log);
-            }
+            return process.exitValue();
         } catch (IOException e) {
             throw new DrillError("could not run bin/qaldy " + String.join(" ", args) + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DrillError("interrupted", e);
+        }
+    }
+
+    /** The pid of a running component, from {@code var/run/<component>.pid}; -1 when it has none. */
+    public long pid(String component) {
+        try {
+            return Long.parseLong(Files.readString(var.resolve("run/" + component + ".pid")).trim());
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Sends {@code signal} ("STOP", "CONT", "KILL") to a component's process; false when it has no
+     * pid or the signal could not be sent (the process is gone).
+     */
+    public boolean signal(String component, String signal) {
+        long pid = pid(component);
+        if (pid <= 0) {
+            return false;
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            return kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new DrillError("interrupted", e);

@@ -20,29 +20,56 @@ public final class Http {
 
     static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(30);
     private static final String[] KEPT_HEADERS = {"x-qaldy-access", "x-qaldy-site", "x-qaldy-cap", "x-qaldy-shield", "x-qaldy-code",
-            "retry-after", "location", "content-type"};
+            "x-qaldy-signed-out", "retry-after", "location", "content-type"};
 
     /** The gate's session cookie on an app's origin; its Set-Cookie is kept as header "set-cookie". */
     public static final String SESSION_COOKIE = "qaldy_session";
 
-    private final HttpClient client = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            .version(HttpClient.Version.HTTP_1_1)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    /** Who the requests say they are, unless a request sets its own User-Agent. */
+    public static final String USER_AGENT = "qaldy-drill/1 (a person in the drill)";
+
+    private final HttpClient client;
     private final int gatePort;
+    private final String userAgent;
+    private final Duration answerTimeout;
 
     /** @param gatePort the gate's public port on 127.0.0.1 */
     public Http(int gatePort) {
+        this(HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(5))
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build(), gatePort, USER_AGENT, ANSWER_TIMEOUT);
+    }
+
+    private Http(HttpClient client, int gatePort, String userAgent, Duration answerTimeout) {
+        this.client = client;
         this.gatePort = gatePort;
+        this.userAgent = userAgent;
+        this.answerTimeout = answerTimeout;
+    }
+
+    /** The same client (connections, timeouts) talking to another gate's port, e.g. a second gate. */
+    public Http onPort(int port) {
+        return new Http(client, port, userAgent, answerTimeout);
+    }
+
+    /** The same client, with another User-Agent and answer timeout (a person gives up after it). */
+    public Http as(String agent, Duration timeout) {
+        return new Http(client, gatePort, agent, timeout);
+    }
+
+    /** The gate's port this client talks to. */
+    public int port() {
+        return gatePort;
     }
 
     /** A request to the gate for {@code host} (e.g. "localhost:8080", "guestbook.localhost:8080"). */
     public HttpRequest.Builder request(String host, String pathAndQuery) {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gatePort + pathAndQuery))
-                .timeout(ANSWER_TIMEOUT)
+                .timeout(answerTimeout)
                 .header("Host", host)
-                .header("User-Agent", "qaldy-drill/1 (a person in the drill)");
+                .header("User-Agent", userAgent);
     }
 
     /** Sends and records what came back; a connection error or timeout is a {@link Seen} with status 0, never thrown. */

@@ -12,7 +12,7 @@ import java.util.UUID;
 /**
  * The catch-up: what the same people see once the control plane is back (the console's tab and
  * the schedule aside). Each check may ask again for {@code wait}: the first calls after a restart
- * can still fail while the gate's breaker finds the API back.
+ * can still fail while the gate's background probe finds the API back.
  */
 public final class AfterReturn {
 

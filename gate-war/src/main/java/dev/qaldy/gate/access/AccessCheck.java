@@ -1,6 +1,8 @@
 package dev.qaldy.gate.access;
 
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.session.Session;
+import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.ControlPlaneUnavailable;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,17 +20,19 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
-import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 
 /**
  * The access step of the hot path, in order: a fresh copy → use it; else ask through
  * {@link AccessClient} and let the answer replace the copy; on a control-plane failure decide
  * from what {@link AccessMemory} still holds; {@link AccessPolicy} decides every case.
- * Fails closed: any exception on the way is a 503, never an allow.
+ * Fails closed: any exception on the way is a 503, never an allow. While the gate's view of the
+ * control plane says failing ({@link ControlPlaneHealth}, issue 14), the API is not asked: that is
+ * a control-plane failure at once, so a person on the copy never waits for a timeout; while it is in
+ * doubt (a call or the heartbeat just got no answer), a person with a copy is not asked for either.
  *
- * <p>Logs at INFO when the control plane stops and starts answering, when the breaker is seen
- * open and closed again, and when a copy first lets people into an app during a failure (at most
- * once a minute per app); FINE for the expected misses.
+ * <p>Logs at INFO when the control plane stops and starts answering access questions, and when a
+ * copy first lets people into an app during a failure (at most once a minute per app); FINE for the
+ * expected misses.
  */
 @ApplicationScoped
 public class AccessCheck {
@@ -44,6 +48,9 @@ public class AccessCheck {
 
     @Inject
     GateSync gateSync;
+
+    @Inject
+    ControlPlaneHealth controlPlane;
 
     @Inject
     Clock clock;
@@ -74,9 +81,10 @@ public class AccessCheck {
     AccessMemory memory;
     /** Whether this gate was in touch with the sharing changes (issue 3); from {@link GateSync} unless a test set it. */
     SyncState sync;
+    /** The gate's view of the control plane; from {@link ControlPlaneHealth} unless a test set it. */
+    UpstreamHealth health;
 
     private final AtomicBoolean failing = new AtomicBoolean();
-    private final AtomicBoolean breakerOpen = new AtomicBoolean();
     private final Map<String, Long> copyLogged = new ConcurrentHashMap<>();
 
     /** Creates the bean when the application starts, so the memory's state is in the log at once. */
@@ -91,6 +99,9 @@ public class AccessCheck {
         memory = new AccessMemory(clock, policy.memory(), maxEntries, maxApps);
         if (sync == null) {
             sync = gateSync.state();
+        }
+        if (health == null) {
+            health = controlPlane.view();
         }
         metrics.watch(memory);
         log.log(Level.INFO, "gate: access memory is empty: during an outage every person is refused until the "
@@ -160,7 +171,7 @@ public class AccessCheck {
                     new Object[] {personId, app, fresh.get().verdict()});
             return fresh.get();
         }
-        AccessOutcome outcome = ask(app, personId);
+        AccessOutcome outcome = ask(app, personId, before);
         AccessCopy remembered = null;
         boolean trusted = true;
         if (outcome instanceof AccessOutcome.Answered answered) {
@@ -189,14 +200,22 @@ public class AccessCheck {
         return decision;
     }
 
-    private AccessOutcome ask(String app, long personId) {
+    /**
+     * Asks the control plane, unless the gate's view of it says failing, or says it is in doubt and
+     * this person has a copy the policy would stand in with (issue 14: nobody on a copy waits for a
+     * control plane that just left a call or the heartbeat without an answer).
+     */
+    private AccessOutcome ask(String app, long personId, long nowMs) {
+        if (health.failing() || (health.inDoubt() && copyStandsIn(app, personId, nowMs))) {
+            return new AccessOutcome.Failed(new ControlPlaneUnavailable(health.notAsked()));
+        }
         long start = System.nanoTime();
         AccessOutcome outcome;
         boolean reachedTheApi = true;
         try {
-            outcome = new AccessOutcome.Answered(client.ask(app, personId));
+            outcome = new AccessOutcome.Answered(ControlPlaneHealth.call(health, () -> client.ask(app, personId)));
         } catch (ControlPlaneUnavailable | RuntimeException e) {
-            reachedTheApi = !(e instanceof CircuitBreakerOpenException || e instanceof BulkheadException);
+            reachedTheApi = !(e instanceof BulkheadException);
             if (Thread.interrupted()) {
                 log.log(Level.FINE, "gate: cleared the interrupt a timeout left on this thread");
             }
@@ -210,6 +229,11 @@ public class AccessCheck {
         return outcome;
     }
 
+    /** True when a failure now would let a remembered answer decide for this person (not a 503). */
+    private boolean copyStandsIn(String app, long personId, long nowMs) {
+        return sync.trustsCopies() && memory.recall(app, personId).filter(c -> c.youngerThan(policy.memory(), nowMs)).isPresent();
+    }
+
     /** Logs state changes, not requests. */
     private void note(String app, long personId, AccessOutcome outcome, AccessDecision decision) {
         if (outcome instanceof AccessOutcome.Failed failed) {
@@ -221,13 +245,6 @@ public class AccessCheck {
             if (failing.compareAndSet(false, true)) {
                 log.log(Level.INFO, "gate: the control plane stopped answering access questions: {0}", failure.toString());
             }
-            if (failure instanceof CircuitBreakerOpenException) {
-                quietly(() -> metrics.breaker(true));
-                if (breakerOpen.compareAndSet(false, true)) {
-                    log.log(Level.INFO, "gate: the circuit breaker around the control plane is open: access questions "
-                            + "are answered from the copy at once, without asking, until a probe finds the API back");
-                }
-            }
             if (decision.source() == AccessDecision.Source.OUTAGE_COPY && decision.allowed()) {
                 logCopyUse(app, failure);
             } else {
@@ -235,10 +252,6 @@ public class AccessCheck {
                         new Object[] {personId, app, decision.basis()});
             }
             return;
-        }
-        quietly(() -> metrics.breaker(false));
-        if (breakerOpen.compareAndSet(true, false)) {
-            log.log(Level.INFO, "gate: the circuit breaker around the control plane closed: a probe got an answer");
         }
         if (failing.compareAndSet(true, false)) {
             log.log(Level.INFO, "gate: the control plane answers access questions again");

@@ -12,26 +12,21 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 /**
- * The one bean that asks the control plane about access, and the only one with
- * {@code @Timeout @CircuitBreaker @Bulkhead} (interceptors do not fire on self-calls, so nothing
- * else in this bean calls {@link #ask}). Values come from {@code qaldy.gate.*} properties through
- * the {@code AccessClient/ask/…} keys in microprofile-config.properties.
+ * The one bean that asks the control plane about access, with {@code @Timeout @Bulkhead}
+ * (interceptors do not fire on self-calls, so nothing else in this bean calls {@link #ask}).
+ * Values come from {@code qaldy.gate.*} properties through the {@code AccessClient/ask/…} keys in
+ * microprofile-config.properties.
  *
- * <p>The breaker counts only control-plane failures: {@link ControlPlaneUnavailable} (connect
- * refused or reset, read timeout, 5xx) and the {@code @Timeout}. The REST client maps no status to
- * an exception ({@link ControlPlane}), so a 4xx comes back as an {@link AccessAnswer} and is a
- * success to the breaker; a gate error (no service token) is not in {@code failOn} either. A full
- * bulkhead is not counted: under a burst with a healthy API it would open the breaker for nothing.
- * Every call, the half-open probe included, is bounded twice by the same value: {@code @Timeout}
- * and the client's connect and read timeouts, so an API that accepts connections and never
- * answers cannot hold a thread or keep the breaker half-open. While the breaker is open, calls
- * fail at once with {@code CircuitBreakerOpenException}, and people who rest on the copy are
- * answered without waiting.
+ * <p>Every call is bounded twice by the same value: {@code @Timeout} and the client's connect and
+ * read timeouts, so an API that accepts connections and never answers cannot hold a thread longer.
+ * The REST client maps no status to an exception ({@link ControlPlane}), so a 4xx comes back as an
+ * {@link AccessAnswer}; connect errors, timeouts and 5xx are {@link ControlPlaneUnavailable}. There
+ * is no circuit breaker here (issue 14): whether to ask at all is the gate's one view of the control
+ * plane ({@code ControlPlaneHealth}), which {@link AccessCheck} consults first and tells of every
+ * outcome; its probe runs in the background, never as a person's request.
  */
 @ApplicationScoped
 public class AccessClient {
@@ -63,8 +58,6 @@ public class AccessClient {
      * @throws ControlPlaneUnavailable when the control plane cannot be reached, times out, answers 5xx or a 4xx that is not its own
      */
     @Timeout(1000)
-    @CircuitBreaker(failOn = {ControlPlaneUnavailable.class, TimeoutException.class},
-            requestVolumeThreshold = 4, failureRatio = 0.5, delay = 5000, successThreshold = 1)
     @Bulkhead(32)
     public AccessAnswer ask(String app, long personId) throws ControlPlaneUnavailable {
         try (Response response = api.access(secrets.serviceToken(), app, personId)) {

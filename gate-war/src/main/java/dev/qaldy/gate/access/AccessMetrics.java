@@ -6,7 +6,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
@@ -16,23 +15,21 @@ import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * The access step's MicroProfile Metrics (application scope; Payara serves them at {@code /metrics}):
- * decisions by source, the latency of calls that reached the control plane, the breaker as the
- * gate last saw it, and the size of the access memory. The breaker's own numbers are Fault
- * Tolerance's {@code ft_*} metrics for {@code AccessClient.ask}.
+ * decisions by source, the latency of calls that reached the control plane, and the size of the
+ * access memory. Whether the gate's view of the control plane says failing is
+ * {@code qaldy_gate_control_plane_failing} ({@code ControlPlaneHealth}).
  */
 @ApplicationScoped
 public class AccessMetrics {
 
     static final String DECISIONS = "qaldy_gate_access_decisions";
     static final String API_CALLS = "qaldy_gate_access_api_calls";
-    static final String BREAKER_OPEN = "qaldy_gate_access_breaker_open";
     static final String MEMORY_ENTRIES = "qaldy_gate_access_memory_entries";
 
     @Inject
     MetricRegistry registry;
 
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
-    private final AtomicBoolean breakerOpen = new AtomicBoolean();
     private Timer answered;
     private Timer failed;
 
@@ -51,9 +48,6 @@ public class AccessMetrics {
                 .build();
         answered = registry.timer(calls, new Tag("result", "answered"));
         failed = registry.timer(calls, new Tag("result", "failed"));
-        registry.gauge(Metadata.builder().withName(BREAKER_OPEN)
-                .withDescription("1 while the circuit breaker around the control plane refused the gate's last access call")
-                .build(), breakerOpen, open -> open.get() ? 1 : 0);
     }
 
     /** Counts one decision under its {@link AccessDecision#metricSource() source}. */
@@ -64,14 +58,9 @@ public class AccessMetrics {
         }
     }
 
-    /** Records one call that reached the control plane (not one the breaker or bulkhead refused). */
+    /** Records one call that reached the control plane (not one the gate did not make, or the bulkhead refused). */
     public void called(Duration elapsed, boolean gotAnswer) {
         (gotAnswer ? answered : failed).update(elapsed);
-    }
-
-    /** What the gate last saw of the breaker. */
-    public void breaker(boolean open) {
-        breakerOpen.set(open);
     }
 
     /** Publishes the number of remembered answers. */

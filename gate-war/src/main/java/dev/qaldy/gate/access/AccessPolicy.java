@@ -14,7 +14,8 @@ import java.util.Optional;
  * <li>otherwise the control plane's answer decides: allow, deny, unknown app (404); an unusable
  * answer (another 4xx, an unreadable 2xx) is 503 and never falls back on the copy;
  * <li>only on a control-plane failure ({@link FailureClass#CONTROL_PLANE}: connection refused or
- * reset, timeout, 5xx, and the open breaker and full bulkhead that follow from them) a remembered
+ * reset, timeout, 5xx, and the question not asked while the gate's view says the control plane is
+ * failing and the full bulkhead that follow from them) a remembered
  * allow younger than the access memory (30 minutes, counted from the API's last allow) lets the
  * person in; a remembered deny stays a 403; nothing remembered is 503 "Temporarily unavailable",
  * never a 403 for someone the gate never saw; but only when the gate was in touch with the control

@@ -1,6 +1,7 @@
 package dev.qaldy.gate.access;
 
 import dev.qaldy.gate.platform.AppName;
+import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.InternalFeed;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -40,8 +41,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * the whole round bounded by {@code qaldy.gate.sync-timeout} (default 2 s), and applies each change
  * in order as a push unless already known ({@link SharingChanges#applyPulled}); a completed round is a sync
  * ({@link SyncState#pulled}), a failed one a control-plane failure ({@link SyncState#failed});
- * <li>when the API answers an access question after a failure, it pulls at once rather than at
- * the next interval, so the gate is in touch again within moments of the API's return;
+ * <li>when the API answers an access question after a failure, or the gate's view of the control
+ * plane turns up ({@link ControlPlaneHealth}: its background probe found the API back), it pulls at
+ * once rather than at the next interval, so the gate is in touch again within moments of the API's
+ * return; while that view says failing, a round fails at once without asking ({@code InternalFeed});
  * <li>a gate starting up asks without a cursor and takes the feed's end (it remembers nothing yet);
  * <li>its watchdog ticks every {@value #TICK_MS} ms at most; a gap of {@code qaldy.gate.sync-max-gap}
  * (default 10 s) or more between ticks is a stall of this process ({@link SyncState#tick}).
@@ -65,6 +68,9 @@ public class GateSync {
 
     @Inject
     InternalFeed feed;
+
+    @Inject
+    ControlPlaneHealth controlPlane;
 
     @Inject
     Logger log;
@@ -121,6 +127,7 @@ public class GateSync {
         thread.setName("qaldy-gate-sync");
         Thread syncThread = thread;
         state.onSyncWanted(() -> LockSupport.unpark(syncThread));
+        controlPlane.view().onUp(state::syncNow);
         thread.start();
         log.log(Level.INFO, "gate: pulling sharing changes every {0} (each round at most {1}); remembered access answers "
                 + "are trusted only while the last sync is younger than {2}{3}",

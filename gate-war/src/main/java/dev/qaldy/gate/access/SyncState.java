@@ -92,6 +92,17 @@ public final class SyncState {
         }
     }
 
+    /**
+     * Asks the sync thread to pull at once, whatever the outage's state (the gate's view of the
+     * control plane turned up: its background probe found the API back, and nobody asked yet).
+     */
+    public void syncNow() {
+        synchronized (this) {
+            syncWanted = true;
+        }
+        wake.run();
+    }
+
     /** Runs {@code wake} (the sync thread's unpark) whenever a pull is wanted at once. */
     public void onSyncWanted(Runnable wake) {
         this.wake = Objects.requireNonNull(wake, "wake");

@@ -3,6 +3,7 @@ package dev.qaldy.gate.cap;
 import dev.qaldy.contract.cap.CapKeeper;
 import dev.qaldy.contract.cap.CapSync;
 import dev.qaldy.gate.platform.CellSecrets;
+import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.GateConfig;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -28,7 +29,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * requests counted here since (a {@link CapKeeper} over {@code qaldy.gate.cap-dir}), kept in sync
  * with the control plane in the background (a {@link CapSync}): usage reported every
  * {@code qaldy.cap.report-interval}, changed states fetched every {@code qaldy.cap.refresh},
- * counts written to disk every {@code qaldy.cap.flush-interval} and when the gate stops.
+ * counts written to disk every {@code qaldy.cap.flush-interval} and when the gate stops. Its calls
+ * tell the gate's view of the control plane ({@link ControlPlaneHealth}) how they ended, and none is
+ * made while that view says failing.
  */
 @ApplicationScoped
 public class CapMemory {
@@ -41,6 +44,9 @@ public class CapMemory {
 
     @Inject
     GateConfig config;
+
+    @Inject
+    ControlPlaneHealth controlPlane;
 
     @Inject
     Clock clock;
@@ -122,7 +128,8 @@ public class CapMemory {
         int read = created.load();
         log.log(Level.INFO, "gate: spending cap: read {0} accounts kept in {1}", new Object[] {read, directory()});
         keeper = created;
-        sync = new CapSync(created, config.controlUrl(), secrets::serviceToken, "gate", callTimeout, fetchTimeout, clock, log);
+        sync = new CapSync(created, config.controlUrl(), secrets::serviceToken, "gate", callTimeout, fetchTimeout, clock, log,
+                controlPlane.view());
         return Optional.of(sync);
     }
 

@@ -1,5 +1,6 @@
 package dev.qaldy.gate.platform;
 
+import dev.qaldy.contract.http.ProblemJson;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.MediaType;
@@ -18,8 +19,6 @@ public class ControlPlane {
 
     /** The service token header of every internal call (docs/cell-contract.md). */
     public static final String SERVICE_TOKEN_HEADER = "X-Qaldy-Service-Token";
-    /** The media type of the control plane's every 4xx (RFC 9457). */
-    static final MediaType PROBLEM_JSON = new MediaType("application", "problem+json");
 
     /**
      * Makes sure {@code response} is the control plane's API speaking: a 2xx or 3xx, or a 4xx
@@ -36,10 +35,23 @@ public class ControlPlane {
             throw new ControlPlaneUnavailable(call + " answered HTTP " + status);
         }
         MediaType type = response.getMediaType();
-        if (status >= 400 && (type == null || !PROBLEM_JSON.isCompatible(type))) {
+        if (!ProblemJson.fromTheApi(status, type == null ? null : type.toString())) {
             throw new ControlPlaneUnavailable(call + " answered HTTP " + status + " without the API's problem JSON ("
                     + type + "): the control plane's application is not serving");
         }
+    }
+
+    /**
+     * True when an answer below 500 is the API speaking: a 2xx or 3xx, or a 4xx with its problem
+     * JSON (not the server's own page while the application is not deployed).
+     */
+    public static boolean isApiAnswer(int status, String contentType) {
+        return status < 400 || (status < 500 && isProblemJson(contentType));
+    }
+
+    /** True when {@code contentType} (a header value, or null) is the API's problem JSON. */
+    public static boolean isProblemJson(String contentType) {
+        return contentType != null && contentType.trim().toLowerCase(java.util.Locale.ROOT).startsWith("application/problem+json");
     }
 
     @Inject

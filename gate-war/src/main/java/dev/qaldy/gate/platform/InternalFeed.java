@@ -1,5 +1,6 @@
 package dev.qaldy.gate.platform;
 
+import dev.qaldy.contract.health.UpstreamHealth;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -13,7 +14,10 @@ import java.time.Duration;
 /**
  * Reads a page of one of the control plane's internal feeds ({@code GET /api/v1/internal/…}: the
  * sharing changes, the owners' shield settings, the signed-out sessions) with the service token:
- * one HTTP/1.1 client for all of them, redirects never followed, a connect timeout of 2 s.
+ * one HTTP/1.1 client for all of them, redirects never followed, a connect timeout of 2 s. Each
+ * page tells the gate's view of the control plane ({@link ControlPlaneHealth}) how it ended, and
+ * none is asked while that view says failing (the feeds' own retries run on; a request that waits on
+ * the sign-outs' load is answered at once).
  */
 @ApplicationScoped
 public class InternalFeed {
@@ -27,6 +31,9 @@ public class InternalFeed {
     @Inject
     CellSecrets secrets;
 
+    @Inject
+    ControlPlaneHealth controlPlane;
+
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
 
@@ -39,16 +46,35 @@ public class InternalFeed {
      * @param feed         names the feed in the exception's message
      * @throws IOException for any other status (a 404 while the API is not deployed, a 5xx with its
      *                     database down, a 401 for a wrong service token), a body over {@code maxBytes},
-     *                     a connect error or a timeout
+     *                     a connect error or a timeout, and at once while the control plane is failing
      */
     public byte[] page(String pathAndQuery, Duration timeout, int maxBytes, String feed) throws IOException, InterruptedException {
+        UpstreamHealth health = controlPlane.view();
+        if (health.failing()) {
+            throw new IOException(feed + ": " + health.notAsked());
+        }
         HttpRequest request = HttpRequest.newBuilder(URI.create(config.controlUrl() + pathAndQuery)).timeout(timeout)
                 .header(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken()).header("Accept", "application/json").GET()
                 .build();
-        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        UpstreamHealth.Call call = health.call();
+        HttpResponse<InputStream> response;
         byte[] body;
-        try (InputStream in = response.body()) {
-            body = in.readNBytes(maxBytes + 1);
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            try (InputStream in = response.body()) {
+                body = in.readNBytes(maxBytes + 1);
+            }
+        } catch (IOException e) {
+            call.failed(UpstreamHealth.Failure.NO_ANSWER, feed + ": " + e);
+            throw e;
+        } catch (InterruptedException | RuntimeException e) {
+            call.abandoned();
+            throw e;
+        }
+        if (ControlPlane.isApiAnswer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(null))) {
+            call.answered();
+        } else {
+            call.failed(UpstreamHealth.Failure.ERROR_ANSWER, feed + " answered HTTP " + response.statusCode());
         }
         if (response.statusCode() != 200) {
             throw new IOException(feed + " answered HTTP " + response.statusCode());

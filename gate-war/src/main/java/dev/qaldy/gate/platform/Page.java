@@ -137,8 +137,8 @@ public record Page(int status, String type, String title, String sentence, Strin
     }
 
     public static Page appUnreachable() {
-        return new Page(502, "app-unreachable", "This app can't be reached right now",
-                "The app host didn't answer; try again in a moment.", null, null);
+        return new Page(503, "app-unreachable", "This app can't be reached right now",
+                "The server that runs this app didn't answer. Please try again in a minute.", null, null);
     }
 
     /**

@@ -44,6 +44,7 @@ public final class Pages {
         res.setStatus(page.status());
         securityHeaders(res);
         res.setHeader("Cache-Control", "no-store");
+        ControlPlaneHealth.addServerTiming(res);
         if (page.status() == 503 && !res.containsHeader("Retry-After")) { // a page may know better (asleep: the next period)
             res.setHeader("Retry-After", Integer.toString(Page.RETRY_AFTER_SECONDS));
         }

@@ -1,6 +1,8 @@
 package dev.qaldy.gate.platform;
 
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -8,10 +10,14 @@ import jakarta.inject.Inject;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Array;
 import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
@@ -36,6 +42,15 @@ import java.util.regex.Pattern;
  * which is no host of this cell, so the gate's router refuses it with its 400 "unknown host" page
  * (never forwarded). The probe is removed when the application stops.
  *
+ * <p>A listener created after the application started gets the probe too: {@code bin/qaldy} keeps
+ * Payara's HTTP listener disabled until every application is deployed (so the port refuses
+ * connections instead of answering 404 from the server's default web module), and enables it
+ * after deployment. The bean registers with Payara's {@code GrizzlyService} as a mapper-update
+ * listener, which Payara calls while it configures a new listener; Payara makes the listener
+ * findable only once it has started, so the probe follows within about a millisecond of the start
+ * (looked for every millisecond, {@link #WAIT_FOR_FILTERS} at most; the log says how long after).
+ * A malformed request in that millisecond gets Payara's own empty answer, as before this guard.
+ *
  * <p>The same holds for a request path Payara cannot decode: a bad percent-escape ({@code /%ZZ},
  * a trailing {@code %}) or an encoded NUL ({@code %00}) made it log a SEVERE stack trace (about
  * 3 KB, for anyone, unsigned) and answer an empty 200, and a dot segment ({@code /../}) an empty
@@ -51,13 +66,27 @@ public class PayaraHostGuard {
     /** What a request path the server cannot decode becomes; the gate answers it with 400. */
     public static final String MALFORMED_PATH = "/.qaldy/malformed-path";
 
+    /** Longest wait for a new listener's filter chain after Payara announced it. */
+    static final Duration WAIT_FOR_FILTERS = Duration.ofSeconds(10);
+
     /** A Host value whose port, if any, Grizzly reads without failing and the gate would accept: 1–5 digits. */
     private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
 
     @Inject
     Logger log;
 
-    private final List<Object[]> installed = new ArrayList<>(); // {monitoring config, probe array}
+    @Resource
+    ManagedThreadFactory threads;
+
+    /** {monitoring config, probe array} of every filter the probe was added to; guarded by itself. */
+    private final List<Object[]> installed = new ArrayList<>();
+    private Payara payara;
+    private Object mapperListener;
+
+    /** Payara's pieces this bean uses, looked up once by reflection. */
+    private record Payara(Object locator, Object grizzly, Method getAllServices, Method lookup, Class<?> listenerType,
+            Class<?> serverFilterType, Object probes) {
+    }
 
     /** Installs the probe when the application starts (no-op outside Payara). */
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
@@ -74,47 +103,135 @@ public class PayaraHostGuard {
         try {
             Class<?> serviceLocator = Class.forName("org.glassfish.hk2.api.ServiceLocator", false, server);
             Method getService = serviceLocator.getMethod("getService", Class.class, Annotation[].class);
-            Method getAllServices = serviceLocator.getMethod("getAllServices", Class.class, Annotation[].class);
             Class<?> grizzlyServiceType = Class.forName("com.sun.enterprise.v3.services.impl.GrizzlyService", false, server);
             Class<?> listenerType = Class.forName("org.glassfish.grizzly.config.dom.NetworkListener", false, server);
-            Class<?> serverFilterType = Class.forName("org.glassfish.grizzly.http.server.HttpServerFilter", false, server);
-            Object grizzly = getService.invoke(locator, grizzlyServiceType, new Annotation[0]);
-            Method lookup = grizzlyServiceType.getMethod("lookupNetworkProxy", listenerType);
             Object probe = Proxy.newProxyInstance(probeType.getClassLoader(), new Class<?>[] {probeType}, new Probe());
             Object probes = Array.newInstance(probeType, 1);
             Array.set(probes, 0, probe);
-            for (Object listener : (List<?>) getAllServices.invoke(locator, listenerType, new Annotation[0])) {
-                Object proxy = lookup.invoke(grizzly, listener);
-                if (proxy == null) {
-                    continue;
-                }
-                Object grizzlyListener = proxy.getClass().getMethod("getUnderlyingListener").invoke(proxy);
-                List<?> filters = (List<?>) grizzlyListener.getClass().getMethod("getFilters", Class.class)
-                        .invoke(grizzlyListener, serverFilterType);
-                for (Object filter : filters) {
-                    Object monitoring = serverFilterType.getMethod("getMonitoringConfig").invoke(filter);
-                    Method add = monitoring.getClass().getMethod("addProbes", Object[].class);
-                    add.invoke(monitoring, probes);
-                    installed.add(new Object[] {monitoring, probes});
-                }
+            payara = new Payara(locator, getService.invoke(locator, grizzlyServiceType, new Annotation[0]),
+                    serviceLocator.getMethod("getAllServices", Class.class, Annotation[].class),
+                    grizzlyServiceType.getMethod("lookupNetworkProxy", listenerType), listenerType,
+                    Class.forName("org.glassfish.grizzly.http.server.HttpServerFilter", false, server), probes);
+            watchNewListeners(server, grizzlyServiceType);
+            int filters = 0;
+            for (Object listener : (List<?>) payara.getAllServices().invoke(locator, listenerType, new Annotation[0])) {
+                filters += install(listener).added();
             }
-            log.log(Level.INFO, "gate: Payara Host guard on {0} HTTP listener filter(s): a malformed Host port gets the gate''s 400",
-                    installed.size());
+            log.log(Level.INFO, "gate: Payara Host guard on {0} HTTP listener filter(s){1}: a malformed Host port gets the gate''s 400",
+                    new Object[] {filters, mapperListener == null ? "" : "; listeners enabled later get it as they are created"});
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             log.log(Level.WARNING, "gate: cannot install the Payara Host guard; a malformed Host port gets Payara's empty answer", e);
         }
     }
 
-    @PreDestroy
-    void stop() {
-        for (Object[] entry : installed) {
-            try {
-                entry[0].getClass().getMethod("removeProbes", Object[].class).invoke(entry[0], entry[1]);
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                log.log(Level.FINE, "gate: cannot remove the Payara Host guard", e);
+    /** Registers for Payara's announcement of each listener it configures from now on. */
+    private void watchNewListeners(ClassLoader server, Class<?> grizzlyServiceType) throws ReflectiveOperationException {
+        Class<?> mapperUpdateListener = Class.forName("com.sun.enterprise.v3.services.impl.MapperUpdateListener", false, server);
+        Object listener = Proxy.newProxyInstance(mapperUpdateListener.getClassLoader(), new Class<?>[] {mapperUpdateListener},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "update" -> {
+                        Object created = args[1];
+                        Thread waiting = threads.newThread(() -> installWhenBuilt(created));
+                        waiting.setName("qaldy-host-guard");
+                        waiting.start();
+                        yield null;
+                    }
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    case "toString" -> "qaldy Host guard (new listeners)";
+                    default -> null;
+                });
+        grizzlyServiceType.getMethod("addMapperUpdateListener", mapperUpdateListener).invoke(payara.grizzly(), listener);
+        mapperListener = listener;
+    }
+
+    /**
+     * What one install found: probes added now, whether the listener's HTTP filters exist (then
+     * each has the probe), and whether its transport had started (it may have accepted connections).
+     */
+    private record Installed(int added, boolean built, boolean accepting) {
+    }
+
+    /** Waits (at most {@link #WAIT_FOR_FILTERS}) for a newly configured listener's filters, then adds the probe. */
+    private void installWhenBuilt(Object listener) {
+        long announced = System.nanoTime();
+        long deadline = announced + WAIT_FOR_FILTERS.toNanos();
+        try {
+            while (System.nanoTime() - deadline < 0) {
+                Installed done = install(listener);
+                if (done.built()) {
+                    if (done.added() > 0) {
+                        log.log(Level.INFO, "gate: Payara Host guard on {0} filter(s) of a listener enabled now{1}", new Object[] {
+                            done.added(), done.accepting() ? ", " + waited(announced) + " after Payara announced it" : ", before it started"});
+                    }
+                    return;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+            log.log(Level.WARNING, "gate: a new HTTP listener built no filters within {0}; it has no Host guard", WAIT_FOR_FILTERS);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            log.log(Level.WARNING, "gate: cannot add the Payara Host guard to a new listener", e);
+        }
+    }
+
+    private static String waited(long since) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since) + " ms";
+    }
+
+    /** Adds the probe to the HTTP filters of {@code listener} that do not have it yet. */
+    private Installed install(Object listener) throws ReflectiveOperationException {
+        Object proxy = payara.lookup().invoke(payara.grizzly(), listener);
+        Object grizzlyListener = proxy == null ? null : proxy.getClass().getMethod("getUnderlyingListener").invoke(proxy);
+        if (grizzlyListener == null) {
+            return new Installed(0, false, false);
+        }
+        List<?> filters;
+        try {
+            filters = (List<?>) grizzlyListener.getClass().getMethod("getFilters", Class.class)
+                    .invoke(grizzlyListener, payara.serverFilterType());
+        } catch (InvocationTargetException notBuiltYet) {
+            return new Installed(0, false, false);
+        }
+        if (filters == null || filters.isEmpty()) {
+            return new Installed(0, false, false);
+        }
+        Object transport = grizzlyListener.getClass().getMethod("getTransport").invoke(grizzlyListener);
+        boolean accepting = transport != null && !(Boolean) transport.getClass().getMethod("isStopped").invoke(transport);
+        int added = 0;
+        synchronized (installed) {
+            for (Object filter : filters) {
+                Object monitoring = payara.serverFilterType().getMethod("getMonitoringConfig").invoke(filter);
+                if (installed.stream().noneMatch(entry -> entry[0] == monitoring)) {
+                    monitoring.getClass().getMethod("addProbes", Object[].class).invoke(monitoring, payara.probes());
+                    installed.add(new Object[] {monitoring, payara.probes()});
+                    added++;
+                }
             }
         }
-        installed.clear();
+        return new Installed(added, true, accepting);
+    }
+
+    @PreDestroy
+    void stop() {
+        if (mapperListener != null) {
+            try {
+                Class<?> type = mapperListener.getClass().getInterfaces()[0];
+                payara.grizzly().getClass().getMethod("removeMapperUpdateListener", type).invoke(payara.grizzly(), mapperListener);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                log.log(Level.FINE, "gate: cannot stop watching for new listeners", e);
+            }
+            mapperListener = null;
+        }
+        synchronized (installed) {
+            for (Object[] entry : installed) {
+                try {
+                    entry[0].getClass().getMethod("removeProbes", Object[].class).invoke(entry[0], entry[1]);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    log.log(Level.FINE, "gate: cannot remove the Payara Host guard", e);
+                }
+            }
+            installed.clear();
+        }
     }
 
     /**

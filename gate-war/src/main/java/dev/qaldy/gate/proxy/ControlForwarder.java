@@ -1,8 +1,10 @@
 package dev.qaldy.gate.proxy;
 
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
+import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
@@ -15,9 +17,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -25,11 +24,19 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.InputStreamEntity;
+import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The two routes the gate forwards to the control plane on their own terms, with short bounded
- * timeouts ({@code qaldy.gate.control-forward-timeout-ms}, 5 s, to connect and to answer):
+ * The two routes the gate forwards to the control plane on their own terms, through the gate's one
+ * {@link Forwarder}, with a short bounded answer ({@code qaldy.gate.control-forward-timeout-ms}, 5 s;
+ * connecting is bounded by {@code qaldy.gate.upstream-connect-timeout-ms}, 2 s):
  * <ul>
  * <li>webhooks: {@code POST /hooks/<app>/<hook>} → {@code POST {control}/api/v1/hooks/<app>/<hook>},
  * body streamed and bounded by {@code qaldy.webhooks.max-body-bytes} (413), only the headers a
@@ -40,7 +47,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * </ul>
  * Seed: webhooks and the data API stop with the control plane. When it cannot be reached, does not
  * answer in time or answers 5xx, the caller gets 503 problem JSON with {@code Retry-After}: never
- * 200 for something not recorded, never a 502 with a stack, never a hang.
+ * 200 for something not recorded, never a 502 with a stack, never a hang. These routes pass a
+ * caller's own request on and have no copy to fall back on, so they are sent whatever the gate's view
+ * of the control plane says ({@link ControlPlaneHealth}; the sender waits at most the timeout), and
+ * they tell it: a call that got no answer turns it failing, an answer of the API turns it up at once;
+ * an error a caller's request provokes says nothing of the control plane's health for everyone else.
  */
 @ApplicationScoped
 public class ControlForwarder {
@@ -56,13 +67,17 @@ public class ControlForwarder {
      */
     static final List<String> HOOK_HEADERS = List.of("Content-Type", "Qaldy-Signature", "X-Qaldy-Signature", "Idempotency-Key",
             "X-Qaldy-Delivery", "User-Agent");
-    private static final int BUFFER_BYTES = 16 * 1024;
-
     @Inject
     GateConfig config;
 
     @Inject
     CellSecrets secrets;
+
+    @Inject
+    ControlPlaneHealth controlPlane;
+
+    @Inject
+    Forwarder forwarder;
 
     @Inject
     Logger log;
@@ -75,12 +90,11 @@ public class ControlForwarder {
     @ConfigProperty(name = "qaldy.gate.control-forward-timeout-ms", defaultValue = "5000")
     long timeoutMillis;
 
-    private HttpClient http;
+    private RequestConfig answering;
 
     @PostConstruct
     void start() {
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(Duration.ofMillis(timeoutMillis)).build();
+        answering = Forwarder.answeringWithin(Duration.ofMillis(timeoutMillis));
     }
 
     /** The answer while the control plane cannot take a webhook. */
@@ -113,14 +127,14 @@ public class ControlForwarder {
             problem(res, hookTooLarge());
             return;
         }
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(config.controlUrl() + "/api/v1/hooks/"
+        ClassicHttpRequest request = new BasicClassicHttpRequest("POST", URI.create(config.controlUrl() + "/api/v1/hooks/"
                 + path.group(1) + "/" + path.group(2)));
         for (String name : HOOK_HEADERS) {
             copy(req, request, name);
         }
         forwarded(req, request);
         BoundedInputStream body = new BoundedInputStream(req.getInputStream(), maxHookBytes);
-        request.POST(publisher(body, req.getContentLengthLong()));
+        request.setEntity(entity(body, req.getContentLengthLong()));
         send(request, body, req, res, hooksUnavailable(), hookTooLarge(), "webhook " + path.group(1) + "/" + path.group(2));
     }
 
@@ -144,61 +158,69 @@ public class ControlForwarder {
             problem(res, Page.tooLarge(MAX_DATA_BODY));
             return;
         }
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(config.controlUrl() + "/api/v1/internal/data/"
+        ClassicHttpRequest request = new BasicClassicHttpRequest(method, URI.create(config.controlUrl() + "/api/v1/internal/data/"
                 + app + "/" + path.group(1) + (item ? path.group(2) : "") + (query == null || query.isEmpty() ? "" : "?" + query)));
         copy(req, request, "Content-Type");
         forwarded(req, request);
-        request.header(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken());
-        request.header("X-Qaldy-Person-Id", Long.toString(session.personId()));
+        request.addHeader(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken());
+        request.addHeader("X-Qaldy-Person-Id", Long.toString(session.personId()));
         BoundedInputStream body = null;
         if ("POST".equals(method) || "PUT".equals(method)) {
             body = new BoundedInputStream(req.getInputStream(), MAX_DATA_BODY);
-            request.method(method, publisher(body, req.getContentLengthLong()));
-        } else {
-            request.method(method, HttpRequest.BodyPublishers.noBody());
+            request.setEntity(entity(body, req.getContentLengthLong()));
         }
         send(request, body, req, res, dataUnavailable(), Page.tooLarge(MAX_DATA_BODY), "data of " + app);
     }
 
-    private void send(HttpRequest.Builder request, BoundedInputStream body, HttpServletRequest req, HttpServletResponse res,
+    private void send(ClassicHttpRequest request, BoundedInputStream body, HttpServletRequest req, HttpServletResponse res,
             Page unavailable, Page tooLarge, String what) throws IOException {
-        HttpResponse<InputStream> response;
+        UpstreamHealth.Call call = controlPlane.view().call();
+        ClassicHttpResponse response;
         try {
-            response = http.send(request.timeout(Duration.ofMillis(timeoutMillis)).build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
+            response = forwarder.open(request, answering);
         } catch (IOException e) {
             if (body != null && body.exceeded()) {
+                call.abandoned();
                 problem(res, tooLarge);
             } else if (body != null && body.clientFailed()) {
+                call.abandoned();
                 log.log(Level.FINE, "gate: the client went away while sending {0}: {1}", new Object[] {what, e.toString()});
             } else {
+                call.failed(UpstreamHealth.Failure.NO_ANSWER, what + ": " + e);
                 log.log(Level.INFO, "gate: cannot reach the control plane for {0}: {1}", new Object[] {what, e.toString()});
                 problem(res, unavailable);
             }
             return;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            problem(res, unavailable);
-            return;
         }
-        try (InputStream in = response.body()) {
-            if (response.statusCode() >= 500) {
-                log.log(Level.INFO, "gate: the control plane answered {0} for {1}", new Object[] {response.statusCode(), what});
+        try (response) {
+            Header type = response.getFirstHeader("Content-Type");
+            if (ControlPlane.isApiAnswer(response.getCode(), type == null ? null : type.getValue())) {
+                call.answered();
+            } else {
+                call.abandoned(); // a 5xx a caller's request may provoke, or the server's own page: no sign for everyone
+            }
+            if (response.getCode() >= 500) {
+                log.log(Level.INFO, "gate: the control plane answered {0} for {1}", new Object[] {response.getCode(), what});
                 problem(res, unavailable);
                 return;
             }
-            res.setStatus(response.statusCode());
+            res.setStatus(response.getCode());
             Pages.securityHeaders(res);
             res.setHeader("Cache-Control", "no-store");
             for (String name : List.of("Content-Type", "Retry-After", "X-Qaldy-Replayed")) {
-                response.headers().firstValue(name).ifPresent(value -> res.setHeader(name, value));
+                Header header = response.getFirstHeader(name);
+                if (header != null) {
+                    res.setHeader(name, header.getValue());
+                }
             }
-            response.headers().firstValueAsLong("Content-Length").ifPresent(res::setContentLengthLong);
-            OutputStream out = res.getOutputStream();
-            byte[] buffer = new byte[BUFFER_BYTES];
-            int n;
-            while ((n = in.read(buffer)) != -1) {
-                out.write(buffer, 0, n);
+            HttpEntity entity = response.getEntity();
+            if (entity != null) {
+                if (entity.getContentLength() >= 0) {
+                    res.setContentLengthLong(entity.getContentLength());
+                }
+                try (InputStream in = entity.getContent()) {
+                    Forwarder.copy(in, res.getOutputStream());
+                }
             }
         } catch (IOException e) {
             log.log(Level.FINE, "gate: the answer for {0} ended early: {1}", new Object[] {what, e.toString()});
@@ -210,29 +232,24 @@ public class ControlForwarder {
                 "Webhook deliveries carry at most " + maxHookBytes + " bytes.", null, null);
     }
 
-    private static HttpRequest.BodyPublisher publisher(BoundedInputStream body, long declared) {
-        return declared > 0
-                ? HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() -> body), declared)
-                : HttpRequest.BodyPublishers.ofInputStream(() -> body);
+    /** The client's body, streamed: with its declared length, else chunked. */
+    private static InputStreamEntity entity(BoundedInputStream body, long declared) {
+        return new InputStreamEntity(body, declared > 0 ? declared : -1, null);
     }
 
-    private void copy(HttpServletRequest req, HttpRequest.Builder request, String name) {
+    private static void copy(HttpServletRequest req, ClassicHttpRequest request, String name) {
         String value = req.getHeader(name);
         if (value != null) {
-            try {
-                request.header(name, value);
-            } catch (IllegalArgumentException e) {
-                log.log(Level.FINE, "gate: dropped request header {0}", name);
-            }
+            request.addHeader(name, value);
         }
     }
 
-    private static void forwarded(HttpServletRequest req, HttpRequest.Builder request) {
-        request.header("X-Forwarded-For", ProxyHeaders.forwardedFor(req.getAttribute(ProxyHeaders.CLIENT_ADDRESS), req.getRemoteAddr()));
-        request.header("X-Forwarded-Proto", req.getScheme());
+    private static void forwarded(HttpServletRequest req, ClassicHttpRequest request) {
+        request.addHeader("X-Forwarded-For", ProxyHeaders.forwardedFor(req.getAttribute(ProxyHeaders.CLIENT_ADDRESS), req.getRemoteAddr()));
+        request.addHeader("X-Forwarded-Proto", req.getScheme());
         String host = req.getHeader("Host");
         if (host != null) {
-            request.header("X-Forwarded-Host", host);
+            request.addHeader("X-Forwarded-Host", host);
         }
     }
 

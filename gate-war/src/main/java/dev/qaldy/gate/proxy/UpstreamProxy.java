@@ -1,8 +1,10 @@
 package dev.qaldy.gate.proxy;
 
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
+import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
@@ -14,39 +16,52 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Enumeration;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.HttpHostConnectException;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.InputStreamEntity;
+import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Forwards one request upstream and its response back, streaming both bodies (never holding a
- * whole body), dropping hop-by-hop headers both ways and setting {@code X-Forwarded-For/-Proto/-Host}.
+ * whole body), dropping hop-by-hop headers both ways and setting {@code X-Forwarded-For/-Proto/-Host},
+ * through the gate's one {@link Forwarder} (pooled keep-alive connections, on the request thread).
  * An upstream that cannot be reached gets the person a calm page, never a stack trace; the
- * upstream response is released in {@code finally}.
+ * upstream response is released in {@code finally}. The API ({@link #toControl}) has no copy to fall
+ * back on, so it is called whatever the gate's view of the control plane says ({@link ControlPlaneHealth}),
+ * and tells it: no answer turns it failing, an answer of the API turns it up at once (an error answer
+ * a caller's request provokes says nothing).
+ * App traffic carries the gate's {@code Server-Timing} entry ({@link ControlPlaneHealth#addServerTiming}).
  */
 @ApplicationScoped
 public class UpstreamProxy {
-
-    private static final int BUFFER_BYTES = 16 * 1024;
 
     @Inject
     GateConfig config;
 
     @Inject
     CellSecrets secrets;
+
+    @Inject
+    ControlPlaneHealth controlPlane;
+
+    @Inject
+    Forwarder forwarder;
 
     @Inject
     Logger log;
@@ -56,25 +71,16 @@ public class UpstreamProxy {
     @ConfigProperty(name = "qaldy.gate.max-body-bytes", defaultValue = "10485760")
     long maxBodyBytes;
 
-    /** How long to wait for a TCP connection upstream, ms. */
-    @Inject
-    @ConfigProperty(name = "qaldy.gate.upstream-connect-timeout-ms", defaultValue = "2000")
-    long connectTimeoutMillis;
-
-    /** How long to wait for an upstream's response headers, ms (uploads included). */
+    /** How long an upstream may stay silent while the gate waits for its response, ms (uploads included). */
     @Inject
     @ConfigProperty(name = "qaldy.gate.upstream-timeout-ms", defaultValue = "120000")
     long responseTimeoutMillis;
 
-    private HttpClient http;
+    private RequestConfig answering;
 
     @PostConstruct
     void start() {
-        http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(Duration.ofMillis(connectTimeoutMillis))
-                .build();
+        answering = Forwarder.answeringWithin(Duration.ofMillis(responseTimeoutMillis));
     }
 
     /**
@@ -84,26 +90,42 @@ public class UpstreamProxy {
      * then serves static files only.
      */
     public void toRuntime(String app, Session session, HttpServletRequest req, HttpServletResponse res) throws IOException {
-        Map<String, String> added = session == null
-                ? Map.of("X-Qaldy-App", app, ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken())
-                : Map.of(
-                        "X-Qaldy-App", app,
-                        "X-Qaldy-Person-Email", session.email(),
-                        ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken());
-        forward(Upstream.RUNTIME, config.runtimeUrl(), req, res, added, maxBodyBytes);
+        ControlPlaneHealth.addServerTiming(res);
+        Outgoing out = request(Upstream.RUNTIME, config.runtimeUrl(), req, res, maxBodyBytes);
+        if (out == null) {
+            return;
+        }
+        out.request().addHeader("X-Qaldy-App", app);
+        if (session != null) {
+            out.request().addHeader("X-Qaldy-Person-Email", session.email());
+        }
+        out.request().addHeader(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken());
+        forward(Upstream.RUNTIME, config.runtimeUrl(), out, req, res, maxBodyBytes);
     }
 
     /** {@code /api} on the public origin to the control plane, credentials as the caller sent them. */
     public void toControl(HttpServletRequest req, HttpServletResponse res) throws IOException {
-        forward(Upstream.CONTROL, config.controlUrl(), req, res, Map.of(), -1);
+        Outgoing out = request(Upstream.CONTROL, config.controlUrl(), req, res, -1);
+        if (out != null) {
+            forward(Upstream.CONTROL, config.controlUrl(), out, req, res, -1);
+        }
     }
 
-    private void forward(Upstream upstream, URI base, HttpServletRequest req, HttpServletResponse res,
-            Map<String, String> added, long limit) throws IOException {
+    /** A request to pass on, and the client's body it streams (null for none). */
+    private record Outgoing(ClassicHttpRequest request, BoundedInputStream body) {
+    }
+
+    /**
+     * The request for {@code upstream}: method, target, the headers that cross the gate, and the
+     * body streamed from the client (bounded by {@code limit}, -1 for none); null when the gate has
+     * already answered (a body over the limit, a target it cannot pass on).
+     */
+    private Outgoing request(Upstream upstream, URI base, HttpServletRequest req, HttpServletResponse res, long limit)
+            throws IOException {
         long declared = req.getContentLengthLong();
         if (limit >= 0 && declared > limit) {
             Pages.send(req, res, Page.tooLarge(limit));
-            return;
+            return null;
         }
         URI target;
         try {
@@ -111,121 +133,127 @@ public class UpstreamProxy {
             target = URI.create(base + req.getRequestURI() + (query == null ? "" : "?" + query));
         } catch (IllegalArgumentException e) {
             Pages.send(req, res, Page.badPath());
-            return;
+            return null;
         }
-        BoundedInputStream body = declared > 0 || req.getHeader("Transfer-Encoding") != null
-                ? new BoundedInputStream(req.getInputStream(), limit) : null;
-        HttpRequest request = request(upstream, target, req, body, declared, added);
-
-        HttpResponse<InputStream> response;
-        try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        } catch (HttpConnectTimeoutException e) {
-            unreachable(upstream, req, res, e);
-            return;
-        } catch (HttpTimeoutException e) {
-            log.log(Level.INFO, "gate: {0} did not answer {1} {2} in time", new Object[] {upstream, req.getMethod(), target.getPath()});
-            Pages.send(req, res, Page.gatewayTimeout());
-            return;
-        } catch (IOException e) {
-            if (body != null && body.exceeded()) {
-                Pages.send(req, res, Page.tooLarge(limit));
-            } else if (body != null && body.clientFailed()) {
-                log.log(Level.FINE, "gate: the client went away while sending its body: {0}", e.toString());
-            } else {
-                unreachable(upstream, req, res, e);
-            }
-            return;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            unreachable(upstream, req, res, e);
-            return;
-        }
-        relay(upstream, base, response, req, res);
-    }
-
-    private HttpRequest request(Upstream upstream, URI target, HttpServletRequest req, BoundedInputStream body,
-            long declared, Map<String, String> added) {
-        HttpRequest.BodyPublisher publisher;
-        if (body == null) {
-            publisher = HttpRequest.BodyPublishers.noBody();
-        } else if (declared > 0) {
-            publisher = HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() -> body), declared);
-        } else {
-            publisher = HttpRequest.BodyPublishers.ofInputStream(() -> body);
-        }
-        HttpRequest.Builder builder = HttpRequest.newBuilder(target)
-                .timeout(Duration.ofMillis(responseTimeoutMillis))
-                .method(req.getMethod(), publisher);
-
+        ClassicHttpRequest request = new BasicClassicHttpRequest(req.getMethod(), target);
         Set<String> connection = ProxyHeaders.connectionTokens(Collections.list(req.getHeaders("Connection")));
-        for (String name : Collections.list(req.getHeaderNames())) {
+        for (Enumeration<String> names = req.getHeaderNames(); names.hasMoreElements();) {
+            String name = names.nextElement();
             if (ProxyHeaders.forwardRequestHeader(name, connection, upstream)) {
-                for (String value : Collections.list(req.getHeaders(name))) {
-                    header(builder, name, value);
+                for (Enumeration<String> values = req.getHeaders(name); values.hasMoreElements();) {
+                    request.addHeader(name, values.nextElement());
                 }
             }
         }
         if (upstream == Upstream.RUNTIME) {
-            for (String cookie : Collections.list(req.getHeaders("Cookie"))) {
-                String kept = SessionCookie.without(cookie, SessionCookie.NAME);
+            for (Enumeration<String> cookies = req.getHeaders("Cookie"); cookies.hasMoreElements();) {
+                String kept = SessionCookie.without(cookies.nextElement(), SessionCookie.NAME);
                 if (kept != null) {
-                    header(builder, "Cookie", kept);
+                    request.addHeader("Cookie", kept);
                 }
             }
         }
-        header(builder, "X-Forwarded-For", ProxyHeaders.forwardedFor(req.getAttribute(ProxyHeaders.CLIENT_ADDRESS), req.getRemoteAddr()));
-        header(builder, "X-Forwarded-Proto", req.getScheme());
-        header(builder, "X-Forwarded-Host", req.getHeader("Host"));
-        added.forEach((name, value) -> header(builder, name, value));
-        return builder.build();
+        request.addHeader("X-Forwarded-For", ProxyHeaders.forwardedFor(req.getAttribute(ProxyHeaders.CLIENT_ADDRESS), req.getRemoteAddr()));
+        request.addHeader("X-Forwarded-Proto", req.getScheme());
+        String host = req.getHeader("Host");
+        if (host != null) {
+            request.addHeader("X-Forwarded-Host", host);
+        }
+        BoundedInputStream body = null;
+        if (declared > 0 || req.getHeader("Transfer-Encoding") != null) {
+            body = new BoundedInputStream(req.getInputStream(), limit);
+            request.setEntity(new InputStreamEntity(body, declared > 0 ? declared : -1, null));
+        }
+        return new Outgoing(request, body);
     }
 
-    private void header(HttpRequest.Builder builder, String name, String value) {
-        if (value == null) {
+    private void forward(Upstream upstream, URI base, Outgoing out, HttpServletRequest req, HttpServletResponse res,
+            long limit) throws IOException {
+        // Only the API's calls tell the view; one to the runtime host says nothing of the control plane.
+        UpstreamHealth.Call call = upstream == Upstream.CONTROL ? controlPlane.view().call() : null;
+        ClassicHttpResponse response;
+        try {
+            response = forwarder.open(out.request(), answering);
+        } catch (ConnectTimeoutException | HttpHostConnectException e) {
+            failed(call, e);
+            unreachable(upstream, req, res, e);
+            return;
+        } catch (SocketTimeoutException e) {
+            failed(call, e);
+            log.log(Level.INFO, "gate: {0} did not answer {1} {2} in time", new Object[] {upstream, req.getMethod(), req.getRequestURI()});
+            Pages.send(req, res, Page.gatewayTimeout());
+            return;
+        } catch (IOException e) {
+            BoundedInputStream body = out.body();
+            if (body != null && body.exceeded()) {
+                failed(call, null);
+                Pages.send(req, res, Page.tooLarge(limit));
+            } else if (body != null && body.clientFailed()) {
+                failed(call, null);
+                log.log(Level.FINE, "gate: the client went away while sending its body: {0}", e.toString());
+            } else {
+                failed(call, e);
+                unreachable(upstream, req, res, e);
+            }
             return;
         }
-        try {
-            builder.header(name, value);
-        } catch (IllegalArgumentException e) {
-            log.log(Level.FINE, "gate: dropped request header {0}: {1}", new Object[] {name, e.getMessage()});
+        try (response) {
+            if (call != null) {
+                Header type = response.getFirstHeader("Content-Type");
+                if (ControlPlane.isApiAnswer(response.getCode(), type == null ? null : type.getValue())) {
+                    call.answered();
+                } else {
+                    call.abandoned(); // a 5xx a caller's request may provoke, or the server's own page: no sign for everyone
+                }
+            }
+            relay(upstream, base, response, req, res);
         }
     }
 
-    /** Copies status, end-to-end headers and the streamed body back; always releases the upstream. */
-    private void relay(Upstream upstream, URI base, HttpResponse<InputStream> response,
-            HttpServletRequest req, HttpServletResponse res) throws IOException {
-        InputStream in = response.body();
+    /** Copies status, end-to-end headers and the streamed body back. */
+    private void relay(Upstream upstream, URI base, ClassicHttpResponse response, HttpServletRequest req, HttpServletResponse res) {
         try {
-            res.setStatus(response.statusCode());
-            Set<String> connection = ProxyHeaders.connectionTokens(response.headers().allValues("Connection"));
-            String clientOrigin = req.getScheme() + "://" + req.getHeader("Host");
-            for (Map.Entry<String, List<String>> header : response.headers().map().entrySet()) {
-                String name = header.getKey();
+            res.setStatus(response.getCode());
+            Set<String> connection = ProxyHeaders.connectionTokens(values(response.getHeaders("Connection")));
+            String clientOrigin = null;
+            for (Header header : response.getHeaders()) {
+                String name = header.getName();
                 if (!ProxyHeaders.forwardResponseHeader(name, connection)) {
                     continue;
                 }
-                String lower = name.toLowerCase(Locale.ROOT);
-                for (String value : header.getValue()) {
-                    if (lower.equals("content-length")) {
-                        setContentLength(res, value);
-                    } else if (lower.equals("location")) {
-                        res.addHeader(name, ProxyHeaders.rewriteLocation(value, base.toString(), clientOrigin));
-                    } else if (lower.equals("set-cookie") && upstream == Upstream.RUNTIME
-                            && value.trim().startsWith(SessionCookie.NAME + "=")) {
-                        log.log(Level.FINE, "gate: dropped an app''s attempt to set {0}", SessionCookie.NAME);
-                    } else {
-                        res.addHeader(name, value);
+                String value = header.getValue();
+                if (name.equalsIgnoreCase("Content-Length")) {
+                    setContentLength(res, value);
+                } else if (name.equalsIgnoreCase("Location")) {
+                    if (clientOrigin == null) {
+                        clientOrigin = req.getScheme() + "://" + req.getHeader("Host");
                     }
+                    res.addHeader(name, ProxyHeaders.rewriteLocation(value, base.toString(), clientOrigin));
+                } else if (upstream == Upstream.RUNTIME && name.equalsIgnoreCase("Set-Cookie")
+                        && value.trim().startsWith(SessionCookie.NAME + "=")) {
+                    log.log(Level.FINE, "gate: dropped an app''s attempt to set {0}", SessionCookie.NAME);
+                } else {
+                    res.addHeader(name, value);
                 }
             }
-            copy(in, res.getOutputStream());
+            HttpEntity entity = response.getEntity();
+            if (entity != null) {
+                try (InputStream in = entity.getContent()) {
+                    Forwarder.copy(in, res.getOutputStream());
+                }
+            }
         } catch (IOException e) {
             log.log(Level.FINE, "gate: {0} response to {1} ended early: {2}",
                     new Object[] {upstream, req.getRequestURI(), e.toString()});
-        } finally {
-            in.close();
         }
+    }
+
+    private static List<String> values(Header[] headers) {
+        List<String> values = new ArrayList<>(headers.length);
+        for (Header header : headers) {
+            values.add(header.getValue());
+        }
+        return values;
     }
 
     private static void setContentLength(HttpServletResponse res, String value) {
@@ -236,14 +264,15 @@ public class UpstreamProxy {
         }
     }
 
-    private static void copy(InputStream in, OutputStream out) throws IOException {
-        byte[] buffer = new byte[BUFFER_BYTES];
-        int n;
-        while ((n = in.read(buffer)) != -1) {
-            out.write(buffer, 0, n);
-            if (in.available() == 0) {
-                out.flush();
-            }
+    /** Tells the view of an API call that got no answer ({@code noAnswer}), or that says nothing (null). */
+    private static void failed(UpstreamHealth.Call call, Exception noAnswer) {
+        if (call == null) {
+            return;
+        }
+        if (noAnswer == null) {
+            call.abandoned();
+        } else {
+            call.failed(UpstreamHealth.Failure.NO_ANSWER, "API proxy: " + noAnswer);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.qaldy.gate.routing;
 
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.access.AccessCheck;
 import dev.qaldy.gate.access.AccessDecision;
@@ -60,7 +61,9 @@ import java.util.logging.Logger;
  * use an IP address) and, with the service token, its metrics reach the rest of the chain. The
  * control plane's sharing and sign-out pushes are answered for any Host, before routing; a
  * signed-out session ({@link SignedOutSessions}) is no session at step 3, and until the sign-outs
- * made before the gate started are loaded a session alone lets no one in (503).
+ * made before the gate started are loaded a session alone lets no one in (503). Each request
+ * counts the calls to the control plane it waited on ({@link UpstreamHealth.Ledger}), which the
+ * answer names in {@code Server-Timing}.
  */
 @WebFilter(filterName = "gate", urlPatterns = "/*", dispatcherTypes = DispatcherType.REQUEST)
 public class GateFilter extends HttpFilter {
@@ -128,7 +131,7 @@ public class GateFilter extends HttpFilter {
     @Override
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
             throws IOException, ServletException {
-        try {
+        try (UpstreamHealth.Ledger ledger = UpstreamHealth.Ledger.open()) {
             if (!allowedMethod(req.getMethod())) {
                 Pages.send(req, res, Page.methodNotAllowed());
                 return;

@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -40,7 +42,12 @@ import java.util.concurrent.ConcurrentMap;
  * So the day during which the zone changes only gets longer (by less than a day; each further
  * change can lengthen it again), never shorter.
  *
- * <p>Counters live in memory: a restarted gate starts counting from zero. An idle counter is
+ * <p>Counters live in memory and are kept across a restart ({@link #snapshot}, {@link #restore};
+ * {@link ShieldMemory} writes them to disk): a restored counter keeps its count until its day's
+ * end as the wall clock measures it, and then on to the first start of day at or after that end.
+ * When what was kept is lost ({@link #assumeUsedUpOn}), every app's counter for the day in force
+ * at the loss starts used up: refused until that day ends (seed's rule: a limit that cannot be
+ * known counts as used up, never as unused). An idle counter is
  * dropped an hour after its date is over on both clocks, so dropping it grants nothing; at most
  * {@code maxCounters} are kept, and past that the least used go first (an app whose counter was
  * pushed out starts again from zero: the price of bounded memory under a flood of app names). A
@@ -75,9 +82,31 @@ public final class DailyLimits {
     private final TimeMeter meter;
     private final ZoneId zone;
     private final Duration dayLength;
+    private final long maxCounters;
     /** Days by zone: bounded by the zones the JVM knows (only those reach here). */
     private final ConcurrentMap<ZoneId, Days> daysByZone = new ConcurrentHashMap<>();
     private final Cache<String, Day> counters;
+    /** When what was kept was lost; null when nothing was. */
+    private volatile Instant lostAt;
+
+    /**
+     * One app's counter as kept across a restart.
+     *
+     * @param app    the app
+     * @param zone   the zone of its day
+     * @param count  requests counted on that day
+     * @param endsAt when that day ends (wall clock)
+     */
+    public record Kept(String app, ZoneId zone, long count, Instant endsAt) {
+        public Kept {
+            Objects.requireNonNull(app, "app");
+            Objects.requireNonNull(zone, "zone");
+            Objects.requireNonNull(endsAt, "endsAt");
+            if (count < 0) {
+                throw new IllegalArgumentException("a count is not negative: " + count);
+            }
+        }
+    }
 
     /**
      * @param clock       the wall clock: which date it is
@@ -107,6 +136,7 @@ public final class DailyLimits {
             throw new IllegalArgumentException("a day is 1 s to 1 day long: " + dayLength);
         }
         this.dayLength = dayLength;
+        this.maxCounters = maxCounters;
         if (meter.isWallClockBased()) {
             throw new IllegalArgumentException("daily limits need a monotonic time meter besides the wall clock");
         }
@@ -150,11 +180,53 @@ public final class DailyLimits {
         Outcome[] outcome = new Outcome[1];
         // compute, not get: the counter's expiry is set anew from its state after this count
         counters.asMap().compute(app, (a, day) -> {
-            Day counter = day == null ? new Day(now, mono, wanted) : day;
+            Day counter = day == null ? new Day(now, mono, wanted, usedUp(wanted, now)) : day;
             outcome[0] = counter.count(now, mono, perDay, wanted);
             return counter;
         });
         return outcome[0];
+    }
+
+    /** True when what was kept was lost during the day that is {@code now}'s in {@code days}. */
+    private boolean usedUp(Days days, Instant now) {
+        Instant lost = lostAt;
+        return lost != null && days.dayOf(lost) >= days.dayOf(now);
+    }
+
+    /**
+     * Every counter that counted a request, for {@link #restore} after a restart. With
+     * {@code reserve}, each count is written higher by what it counted since the last snapshot (as
+     * if requests went on at that pace until the gate was killed before the next one); without (a
+     * graceful stop), as it is. One caller at a time.
+     */
+    public synchronized List<Kept> snapshot(boolean reserve) {
+        List<Kept> kept = new ArrayList<>();
+        Instant now = clock.instant();
+        long mono = meter.currentTimeNanos();
+        counters.asMap().forEach((app, day) -> day.kept(app, reserve, now, mono).ifPresent(kept::add));
+        return kept;
+    }
+
+    /**
+     * Puts back a counter kept before a restart, unless its day has ended by the wall clock or the
+     * app counts already: its count stands until {@code kept.endsAt()}, and the counter moves on to
+     * the next day only at the first start of day (in its zone) at or after that.
+     */
+    public void restore(Kept kept) {
+        Instant now = clock.instant();
+        if (!kept.endsAt().isAfter(now)) {
+            return;
+        }
+        long mono = meter.currentTimeNanos();
+        counters.asMap().computeIfAbsent(kept.app(), app -> new Day(now, mono, daysIn(kept.zone()), kept.count(), kept.endsAt()));
+    }
+
+    /**
+     * What was kept is lost (a corrupt file): from now on an app's counter that opens during the
+     * day in force at {@code at} (in the app's zone) starts used up, until that day ends.
+     */
+    public void assumeUsedUpOn(Instant at) {
+        lostAt = Objects.requireNonNull(at, "at");
     }
 
     /** The default zone: whose days count for apps without a zone of their own. */
@@ -170,6 +242,11 @@ public final class DailyLimits {
     private Days daysIn(ZoneId z) {
         return daysByZone.computeIfAbsent(z, k -> dayLength.equals(ONE_DAY) ? new CalendarDays(k)
                 : FixedDays.of(dayLength.toMillis(), k, clock.instant()));
+    }
+
+    /** Most apps counted at once. */
+    public long maxCounters() {
+        return maxCounters;
     }
 
     /** Apps with a counter now (an estimate). */
@@ -225,6 +302,14 @@ public final class DailyLimits {
         }
     }
 
+    /** A count above any daily limit: the day is used up. */
+    static final long USED_UP = Long.MAX_VALUE / 4;
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
     /** One app's counter: its days (zone), its day, when that day ends on the monotonic clock, and the count. */
     static final class Day {
         private Days days;
@@ -234,10 +319,38 @@ public final class DailyLimits {
         private boolean refused;
         /** How long, from the last request, until this date is over on both clocks (nanoseconds). */
         private long leftAtLastRequest;
+        /** The count at the last snapshot, for its reserve. */
+        private long countAtSnapshot;
 
-        Day(Instant now, long mono, Days days) {
+        /** A counter opening now; {@code usedUp}: what was kept was lost today, so today counts as used up. */
+        Day(Instant now, long mono, Days days, boolean usedUp) {
             this.days = days;
             open(days.dayOf(now), now, mono);
+            if (usedUp) {
+                count = USED_UP;
+                leftAtLastRequest = Math.max(0, endsAtMono - mono);
+            }
+        }
+
+        /** A counter kept before a restart: {@code count} stands until {@code endsAt} (wall clock), at least. */
+        Day(Instant now, long mono, Days days, long count, Instant endsAt) {
+            this(now, mono, days, false);
+            this.count = count;
+            this.countAtSnapshot = count;
+            endsAtMono = Math.max(endsAtMono, mono + nanosUntil(now, endsAt));
+            leftAtLastRequest = Math.max(0, endsAtMono - mono);
+        }
+
+        /** This counter as kept across a restart; empty when it counted nothing. */
+        synchronized java.util.Optional<Kept> kept(String app, boolean reserve, Instant now, long mono) {
+            if (count == 0) {
+                return java.util.Optional.empty();
+            }
+            long written = reserve ? saturatedAdd(count, Math.max(0, count - countAtSnapshot)) : count;
+            countAtSnapshot = count;
+            Instant end = days.startOf(date + 1);
+            Instant monoEnd = now.plusNanos(Math.max(0, endsAtMono - mono));
+            return java.util.Optional.of(new Kept(app, days.zone(), Math.min(written, USED_UP), monoEnd.isAfter(end) ? monoEnd : end));
         }
 
         private void open(long newDate, Instant now, long mono) {

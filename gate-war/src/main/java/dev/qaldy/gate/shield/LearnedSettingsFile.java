@@ -1,33 +1,50 @@
 package dev.qaldy.gate.shield;
 
+import dev.qaldy.contract.files.KeptFile;
 import jakarta.json.Json;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The gate's copy on disk of the owners' shield settings it learned, so a gate restarted while the
- * control plane is down keeps applying them: {@code {"next":S,"settings":[…]}}, each entry in the
- * feed's shape. Written whole to a temporary file, forced to disk and moved over the old one.
+ * control plane is down keeps applying them: {@code {"next":S,"settings":[…],"complete":B}}, each
+ * entry in the feed's shape, written atomically ({@link KeptFile}). {@code complete} is false while
+ * the gate reads the feed again from its start after its copy was damaged: what it holds then is
+ * not all the owners set, and a gate restarted meanwhile still counts it as unknown.
  */
 public final class LearnedSettingsFile {
 
-    /** What was read: the feed's position and the settings. */
-    public record Held(long next, List<OwnerSettings> settings) {
+    /** What reading the copy found. */
+    public sealed interface Read {
+    }
+
+    /** The feed's position and the settings, as written; {@code complete}: all the owners set up to {@code next}. */
+    public record Held(long next, List<OwnerSettings> settings, boolean complete) implements Read {
+    }
+
+    /** No copy: this gate never learned anything (nothing to restore; config's settings apply). */
+    public record Missing() implements Read {
+    }
+
+    /**
+     * A copy that cannot be read whole: the gate wrote every entry itself, so any entry it cannot
+     * read means the file is damaged, and what the owners set is unknown until fetched again.
+     */
+    public record Corrupt(String why) implements Read {
     }
 
     /** Largest file read, bytes. */
@@ -37,53 +54,50 @@ public final class LearnedSettingsFile {
     }
 
     /** Writes {@code settings} and the feed position {@code next} to {@code file}, atomically. */
-    public static void write(Path file, long next, Collection<OwnerSettings> settings) throws IOException {
-        Files.createDirectories(file.toAbsolutePath().getParent());
+    public static void write(Path file, long next, Collection<OwnerSettings> settings, boolean complete) throws IOException {
         JsonArrayBuilder all = Json.createArrayBuilder();
         settings.forEach(s -> all.add(s.toJson()));
-        byte[] bytes = Json.createObjectBuilder().add("next", next).add("settings", all).build().toString()
-                .getBytes(StandardCharsets.UTF_8);
-        Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
-            out.write(java.nio.ByteBuffer.wrap(bytes));
-            out.force(true);
-        }
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        KeptFile.write(file, Json.createObjectBuilder().add("next", next).add("settings", all).add("complete", complete).build()
+                .toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    /**
-     * Reads what {@link #write} wrote; nothing (position 0) when the file does not exist or cannot
-     * be read, which is reported to {@code problems}: the gate then starts from config's settings
-     * and fetches everything again.
-     */
-    public static Held read(Path file, Consumer<String> problems) {
-        if (!Files.exists(file)) {
-            return new Held(0, List.of());
-        }
+    /** Reads what {@link #write} wrote. */
+    public static Read read(Path file) {
+        byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {
-            byte[] bytes = in.readNBytes((int) MAX_BYTES + 1);
-            if (bytes.length > MAX_BYTES) {
-                problems.accept(file + " is larger than " + MAX_BYTES + " bytes");
-                return new Held(0, List.of());
-            }
-            JsonObject json;
-            try (JsonReader reader = Json.createReader(new java.io.ByteArrayInputStream(bytes))) {
-                json = reader.readObject();
+            bytes = in.readNBytes((int) MAX_BYTES + 1);
+        } catch (NoSuchFileException none) {
+            return new Missing();
+        } catch (IOException e) {
+            return new Corrupt("cannot read it: " + e);
+        }
+        if (bytes.length > MAX_BYTES) {
+            return new Corrupt("larger than " + MAX_BYTES + " bytes");
+        }
+        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(bytes))) {
+            JsonObject json = reader.readObject();
+            if (!(json.get("settings") instanceof JsonArray array) || !(json.get("next") instanceof JsonNumber next)
+                    || !next.isIntegral() || next.longValue() < 0) {
+                return new Corrupt("no settings or no feed position");
             }
             List<OwnerSettings> out = new ArrayList<>();
-            if (json.get("settings") instanceof jakarta.json.JsonArray array) {
-                for (JsonValue entry : array) {
-                    if (entry instanceof JsonObject object) {
-                        OwnerSettings.read(object, problems).ifPresent(out::add);
-                    }
+            List<String> problems = new ArrayList<>();
+            for (JsonValue entry : array) {
+                if (!(entry instanceof JsonObject object)) {
+                    return new Corrupt("an entry that is not an object");
+                }
+                OwnerSettings.read(object, problems::add).ifPresent(out::add);
+                if (!problems.isEmpty()) {
+                    return new Corrupt(problems.get(0));
                 }
             }
-            long next = json.get("next") instanceof JsonNumber n && n.isIntegral() && n.longValue() >= 0 ? n.longValue() : 0;
-            return new Held(next, out);
-        } catch (IOException | RuntimeException e) {
-            problems.accept("cannot read " + file + ": " + e);
-            return new Held(0, List.of());
+            JsonValue complete = json.get("complete");
+            if (complete != null && complete != JsonValue.TRUE && complete != JsonValue.FALSE) {
+                return new Corrupt("complete is not true or false");
+            }
+            return new Held(next.longValue(), out, complete != JsonValue.FALSE);
+        } catch (RuntimeException e) {
+            return new Corrupt("not the JSON this gate writes: " + e.getMessage());
         }
     }
 }

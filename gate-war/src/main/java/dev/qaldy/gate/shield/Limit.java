@@ -2,6 +2,7 @@ package dev.qaldy.gate.shield;
 
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.BucketConfiguration;
+import java.math.BigInteger;
 import java.time.Duration;
 
 /**
@@ -28,7 +29,29 @@ public record Limit(long perMinute, long burst) {
 
     /** The Bucket4j bandwidth: capacity {@code burst}, refilled evenly (greedy), starting full. */
     Bandwidth bandwidth() {
-        return Bandwidth.builder().capacity(burst).refillGreedy(perMinute, Duration.ofMinutes(1)).build();
+        return bandwidth(burst);
+    }
+
+    /** As {@link #bandwidth()}, starting with {@code tokens} (0 to {@code burst}). */
+    Bandwidth bandwidth(long tokens) {
+        return Bandwidth.builder().capacity(burst).refillGreedy(perMinute, Duration.ofMinutes(1))
+                .initialTokens(Math.max(0, Math.min(burst, tokens))).build();
+    }
+
+    /** Whole tokens an empty bucket gains in {@code nanos} (rounded down; 0 for none or negative), at most {@code burst}. */
+    long tokensRefilledIn(long nanos) {
+        if (nanos <= 0) {
+            return 0;
+        }
+        if (nanos >= nanosToRefill()) {
+            return burst;
+        }
+        try {
+            return Math.min(burst, Math.multiplyExact(nanos, perMinute) / Duration.ofMinutes(1).toNanos());
+        } catch (ArithmeticException huge) {
+            return Math.min(burst, BigInteger.valueOf(nanos).multiply(BigInteger.valueOf(perMinute))
+                    .divide(BigInteger.valueOf(Duration.ofMinutes(1).toNanos())).longValue());
+        }
     }
 
     /** A bucket configuration of this one bandwidth. */

@@ -7,6 +7,8 @@ import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;
 import io.github.bucket4j.TokensInheritanceStrategy;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -24,6 +26,11 @@ import java.util.concurrent.TimeUnit;
  * its last use), so dropping it grants nothing. At most {@code maxBuckets} are kept; past that the
  * least valuable go first (Caffeine's size policy) — under a flood of new addresses, a dropped
  * half-empty bucket starts full again, the price of bounded memory.
+ * <li>across a restart, {@link #snapshot} and {@link #restore} carry the buckets that were not
+ * full ({@link ShieldMemory} keeps them on disk); across the restart itself only the wall clock
+ * can measure time, so a restored bucket is refilled by the wall-clock time since the snapshot
+ * (none if the clock went back). When what was kept is lost ({@link #assumeEmptySince}), every
+ * bucket created within its refill time of the loss starts as if emptied at the loss.
  * </ul>
  */
 public final class RateLimiter {
@@ -77,10 +84,30 @@ public final class RateLimiter {
     public record Outcome(boolean allowed, long limit, long remaining, long nanosToRetry, long nanosToFull) {
     }
 
+    /**
+     * One bucket as kept across a restart.
+     *
+     * @param key    what it counts
+     * @param limit  the limit it was shaped by
+     * @param tokens tokens left (fewer than {@code limit.burst()}: full buckets are not kept)
+     */
+    public record Kept(Key key, Limit limit, long tokens) {
+        public Kept {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(limit, "limit");
+            if (tokens < 0 || tokens >= limit.burst()) {
+                throw new IllegalArgumentException("a kept bucket holds 0 to burst - 1 tokens: " + tokens + " of " + limit.burst());
+            }
+        }
+    }
+
     /** A bucket and the limit it was last configured with. */
     private static final class Metered {
         final Bucket bucket;
         volatile Limit limit;
+        /** Tokens and meter time at the last snapshot; only the snapshot (one thread at a time) uses them. */
+        long tokensAtSnapshot = -1;
+        long nanosAtSnapshot;
 
         Metered(Bucket bucket, Limit limit) {
             this.bucket = bucket;
@@ -104,7 +131,11 @@ public final class RateLimiter {
     private static final long IDLE_SLACK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final TimeMeter meter;
+    private final long maxBuckets;
     private final Cache<Key, Metered> buckets;
+    /** Meter time since which new buckets start as if emptied then; {@link #NEVER} when nothing was lost. */
+    private volatile long emptySince = NEVER;
+    private static final long NEVER = Long.MIN_VALUE;
 
     /**
      * @param meter      monotonic time source (nanoseconds); a wall-clock meter is refused
@@ -112,6 +143,7 @@ public final class RateLimiter {
      */
     public RateLimiter(TimeMeter meter, long maxBuckets) {
         this.meter = Objects.requireNonNull(meter, "meter");
+        this.maxBuckets = maxBuckets;
         if (meter.isWallClockBased()) {
             throw new IllegalArgumentException("rate limits need a monotonic time meter, not the wall clock");
         }
@@ -147,9 +179,7 @@ public final class RateLimiter {
 
     /** Takes one token from the bucket {@code key}, shaped by {@code limit}. */
     public Outcome take(Key key, Limit limit) {
-        Metered metered = buckets.get(key, k -> new Metered(
-                Bucket.builder().addLimit(limit.bandwidth()).withCustomTimePrecision(meter).build(),
-                limit));
+        Metered metered = buckets.get(key, k -> new Metered(bucket(limit, initialTokens(limit)), limit));
         metered.conform(limit);
         ConsumptionProbe probe = metered.bucket.tryConsumeAndReturnRemaining(1);
         return new Outcome(probe.isConsumed(), limit.burst(), probe.getRemainingTokens(),
@@ -165,6 +195,72 @@ public final class RateLimiter {
         if (metered != null) {
             metered.bucket.addTokens(1);
         }
+    }
+
+    /** A new bucket's tokens: full, unless what was kept was lost within its refill time. */
+    private long initialTokens(Limit limit) {
+        long since = emptySince;
+        if (since == NEVER) {
+            return limit.burst();
+        }
+        return Math.min(limit.burst(), limit.tokensRefilledIn(meter.currentTimeNanos() - since));
+    }
+
+    private Bucket bucket(Limit limit, long tokens) {
+        return Bucket.builder().addLimit(limit.bandwidth(tokens)).withCustomTimePrecision(meter).build();
+    }
+
+    /**
+     * The buckets that are not full, each with its tokens, for {@link #restore} after a restart.
+     * With {@code reserve}, each is written with fewer tokens, by what it used since the last
+     * snapshot (as if it went on using them at that pace until the gate was killed before the next
+     * one), never below 0; without (a graceful stop), as it is. One caller at a time.
+     */
+    public synchronized List<Kept> snapshot(boolean reserve) {
+        List<Kept> kept = new ArrayList<>();
+        long now = meter.currentTimeNanos();
+        buckets.asMap().forEach((key, metered) -> {
+            Limit limit = metered.limit;
+            long tokens = Math.min(limit.burst(), metered.bucket.getAvailableTokens());
+            long written = tokens;
+            if (reserve && metered.tokensAtSnapshot >= 0) {
+                long expected = Math.min(limit.burst(), metered.tokensAtSnapshot + limit.tokensRefilledIn(now - metered.nanosAtSnapshot));
+                written = Math.max(0, tokens - Math.max(0, expected - tokens));
+            }
+            metered.tokensAtSnapshot = tokens;
+            metered.nanosAtSnapshot = now;
+            if (written < limit.burst()) {
+                kept.add(new Kept(key, limit, written));
+            }
+        });
+        return kept;
+    }
+
+    /**
+     * Puts back a bucket kept before a restart, refilled by {@code elapsedMillis} of wall-clock
+     * time since it was kept (negative counts as none); one that would be full again is not put
+     * back, nor one the limiter holds already.
+     */
+    public void restore(Kept kept, long elapsedMillis) {
+        long refilled = kept.limit().tokensRefilledIn(TimeUnit.MILLISECONDS.toNanos(Math.max(0, elapsedMillis)));
+        long tokens = Math.min(kept.limit().burst(), kept.tokens() + refilled);
+        if (tokens < kept.limit().burst()) {
+            buckets.asMap().putIfAbsent(kept.key(), new Metered(bucket(kept.limit(), tokens), kept.limit()));
+        }
+    }
+
+    /**
+     * What was kept is lost (a corrupt file): from now on, a bucket created within its refill time
+     * of {@code lostAtNanos} (meter time) starts as if emptied then (seed's rule: a limit that
+     * cannot be known counts as used up for the rest of its window, never as unused).
+     */
+    public void assumeEmptySince(long lostAtNanos) {
+        emptySince = lostAtNanos;
+    }
+
+    /** Most buckets held. */
+    public long maxBuckets() {
+        return maxBuckets;
     }
 
     /** Buckets held now (an estimate). */

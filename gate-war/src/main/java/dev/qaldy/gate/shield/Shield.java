@@ -2,21 +2,32 @@ package dev.qaldy.gate.shield;
 
 import io.github.bucket4j.TimeMeter;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The shield step of the gate's hot path, right after routing and before the session: rate
  * limits, bot rules and daily limits ({@link ShieldRules}), all in the gate's memory with no call
  * to the control plane (seed: rate limits, bot rules and daily limits live in the gate and do not
  * depend on the API). Config is read once at start; buckets run on {@code System.nanoTime}, days
- * on the injected {@link Clock} guarded by the same monotonic clock.
+ * on the injected {@link Clock} guarded by the same monotonic clock. The counters outlive a restart
+ * ({@link ShieldMemory}): read before the first request, written every
+ * {@code qaldy.gate.shield.flush-interval} (default 1 s) in the background and when the gate stops.
  */
 @ApplicationScoped
 public class Shield {
@@ -33,19 +44,65 @@ public class Shield {
     @Inject
     Logger log;
 
-    private ShieldRules rules;
+    @Resource
+    ManagedScheduledExecutorService scheduler;
 
-    /** Creates the bean when the application starts: a bad shield setting stops the deployment, not a request. */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.shield.flush-interval", defaultValue = "PT1S")
+    Duration flushInterval;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.var", defaultValue = "var")
+    String var;
+
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.shield-dir")
+    Optional<String> dir;
+
+    private ShieldRules rules;
+    private ShieldMemory memory;
+    private ScheduledFuture<?> flushing;
+
+    /** Creates the bean when the application starts (a bad shield setting stops the deployment, not a request), then keeps its counters. */
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
-        log.log(Level.FINE, "gate: shield started");
+        if (flushInterval.isNegative() || flushInterval.isZero()) {
+            throw new IllegalStateException("qaldy.gate.shield.flush-interval must be positive: " + flushInterval);
+        }
+        flushing = scheduler.scheduleWithFixedDelay(this::flush, flushInterval.toMillis(), flushInterval.toMillis(), TimeUnit.MILLISECONDS);
+        log.log(Level.INFO, "gate: shield: counters kept in {0}, written every {1} and at stop", new Object[] {memory.file(), flushInterval});
     }
 
     @PostConstruct
     void start() {
         rules = new ShieldConfig(name -> config.getOptionalValue(name, String.class), log)
                 .rules(config.getPropertyNames(), clock, TimeMeter.SYSTEM_NANOTIME);
+        memory = new ShieldMemory(directory(), rules.buckets(), rules.days(), clock, TimeMeter.SYSTEM_NANOTIME, log);
+        memory.restore();
         metrics.watch(rules);
         log.log(Level.INFO, "gate: shield ready, in memory and without the control plane: {0}", rules.summary());
+    }
+
+    @PreDestroy
+    void stop() {
+        if (flushing != null) {
+            flushing.cancel(false);
+        }
+        if (memory != null) {
+            memory.flush(true);
+        }
+    }
+
+    private void flush() {
+        try {
+            memory.flush(false);
+        } catch (RuntimeException e) {
+            log.log(Level.WARNING, "gate: shield: writing the counters failed", e);
+        }
+    }
+
+    /** The shield's folder on disk ({@code qaldy.gate.shield-dir}, else {@code ${qaldy.var}/gate-shield}): counters and learned settings. */
+    public Path directory() {
+        return ShieldMemory.directory(dir, var);
     }
 
     /** Each app's settings: config's, joined by what the gate learned from the control plane. */

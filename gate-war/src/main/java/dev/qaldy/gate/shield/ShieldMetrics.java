@@ -27,7 +27,7 @@ public class ShieldMetrics {
     @PostConstruct
     void register() {
         Metadata metadata = Metadata.builder().withName(BLOCKED)
-                .withDescription("Requests the shield refused, by reason: rate-limit, daily-limit, bot-rule, denied-ip")
+                .withDescription("Requests the shield refused, by reason: rate-limit, daily-limit, bot-rule, denied-ip, settings-unknown")
                 .build();
         for (ShieldReason reason : ShieldReason.values()) {
             blocked.put(reason, registry.counter(metadata, new Tag("reason", reason.header())));

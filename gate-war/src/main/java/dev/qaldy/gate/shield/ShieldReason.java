@@ -9,7 +9,12 @@ public enum ShieldReason {
     /** A blocked or missing user agent, or a request line or headers out of bounds: 403, 405, 414 or 431. */
     BOT_RULE("bot-rule"),
     /** The client's address is in a denied range: 403. */
-    DENIED_IP("denied-ip");
+    DENIED_IP("denied-ip"),
+    /**
+     * The app owners' settings are unknown (the gate's copy on disk was damaged and the control plane
+     * has not been read again yet): 503, as for any answer the gate cannot know.
+     */
+    SETTINGS_UNKNOWN("settings-unknown");
 
     /** The response header naming the reason on every request the shield refused. */
     public static final String HEADER = "X-Qaldy-Shield";

@@ -18,6 +18,8 @@ import java.util.logging.Logger;
  * The shield's checks for one request, in order, each local (nothing here calls the control
  * plane, so all of it works with the API stopped):
  * <ol>
+ * <li>for an app, while its owner's settings are unknown ({@link ShieldSettings#isKnown()}) → 503
+ * {@code settings-unknown};
  * <li>the client's address ({@link ClientAddress}) in a denied range, the cell's or the app's → 403 {@code denied-ip};
  * <li>the request line and headers ({@link BotRules}) → 405, 414 or 431 {@code bot-rule};
  * <li>a missing or blocked user agent → 403 {@code bot-rule};
@@ -77,6 +79,9 @@ public final class ShieldRules {
     /** The verdict on {@code req} headed for {@code target}; counts it when it passes. */
     public ShieldVerdict check(ShieldTarget target, ShieldRequest req) {
         String app = target instanceof ShieldTarget.App a ? a.name() : null;
+        if (app != null && !settings.isKnown()) {
+            return blocked(ShieldReason.SETTINGS_UNKNOWN, Page.unavailable());
+        }
         AppShieldSettings own = app == null ? AppShieldSettings.DEFAULT : settings.forApp(app);
         Optional<InetAddress> client = clients.resolve(req.peer(), req.forwardedFor());
 

@@ -13,6 +13,10 @@ import java.util.concurrent.ConcurrentMap;
  * force while the API is down), else {@link AppShieldSettings#DEFAULT}. Read per request, so it is
  * one map lookup: the joined settings are built when they are learned.
  *
+ * <p>When the gate's copy on disk was damaged ({@link #unknown()}), what the owners set is unknown
+ * until the gate has read the control plane's whole feed again ({@link #known()}): meanwhile the
+ * shield refuses app traffic with 503 (fail closed: an owner may have blocked someone).
+ *
  * <p>Bounded: at most {@code maxLearned} apps with settings of their owner; past that, new ones are
  * refused (config's settings keep applying to them) and {@link #learn} says so.
  */
@@ -22,6 +26,7 @@ public final class ShieldSettings {
     private final ConcurrentMap<String, AppShieldSettings> joined = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, OwnerSettings> learned = new ConcurrentHashMap<>();
     private final int maxLearned;
+    private volatile boolean known = true;
 
     /** @param configured per-app settings from config, by app name */
     public ShieldSettings(Map<String, AppShieldSettings> configured) {
@@ -67,6 +72,23 @@ public final class ShieldSettings {
         joined.put(owner.app(), configured.getOrDefault(owner.app(), AppShieldSettings.DEFAULT)
                 .with(owner));
         return true;
+    }
+
+    /** False from {@link #unknown()} until {@link #known()}: the owners' settings cannot be known. */
+    public boolean isKnown() {
+        return known;
+    }
+
+    /** What the owners set cannot be known (the copy on disk was damaged): forgets it, refuses app traffic. */
+    public synchronized void unknown() {
+        learned.clear();
+        joined.clear();
+        known = false;
+    }
+
+    /** The whole feed was read again: what the owners set is known. */
+    public void known() {
+        known = true;
     }
 
     /** The apps with settings of their own in config. */

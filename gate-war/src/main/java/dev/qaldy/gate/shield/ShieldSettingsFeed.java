@@ -1,5 +1,6 @@
 package dev.qaldy.gate.shield;
 
+import dev.qaldy.contract.files.KeptFile;
 import dev.qaldy.gate.platform.InternalFeed;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -18,7 +19,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -34,7 +34,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * settings already held. While the API is down the gate keeps the last settings it knew (seed: per-app
  * settings the gate last fetched stay in force), also across a restart, from its copy on disk
  * ({@code qaldy.gate.shield-dir}, default {@code ${qaldy.var}/gate-shield}); an app it never learned
- * anything for gets config's settings.
+ * anything for gets config's settings. A copy that cannot be read is set aside
+ * ({@code shield-settings.json.refused}, one WARNING line) and the gate reads the feed again from
+ * its start; until it has read it whole, what the owners set is unknown and app traffic gets 503
+ * ({@link ShieldSettings#unknown()}): never config's settings in place of an owner's.
  */
 @ApplicationScoped
 public class ShieldSettingsFeed {
@@ -64,14 +67,6 @@ public class ShieldSettingsFeed {
     @ConfigProperty(name = "qaldy.gate.shield.fetch-timeout", defaultValue = "PT5S")
     Duration fetchTimeout;
 
-    @Inject
-    @ConfigProperty(name = "qaldy.var", defaultValue = "var")
-    String var;
-
-    @Inject
-    @ConfigProperty(name = "qaldy.gate.shield-dir")
-    Optional<String> dir;
-
     private long next;
     private boolean reachable = true;
     private ScheduledFuture<?> ticking;
@@ -79,12 +74,27 @@ public class ShieldSettingsFeed {
     /** Reads the copy on disk, then starts fetching changes, when the application starts. */
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
         synchronized (this) {
-            LearnedSettingsFile.Held held = LearnedSettingsFile.read(file(), problem ->
-                    log.log(Level.WARNING, "gate: shield settings on disk: {0}", problem));
-            held.settings().forEach(this::learn);
-            next = held.next();
-            log.log(Level.INFO, "gate: shield: {0} apps'' own settings read from {1} (up to change {2}); changes fetched every {3}",
-                    new Object[] {held.settings().size(), file(), next, refresh});
+            LearnedSettingsFile.Read read = LearnedSettingsFile.read(file());
+            if (read instanceof LearnedSettingsFile.Held held) {
+                if (!held.complete()) {
+                    shield.settings().unknown();
+                }
+                held.settings().forEach(this::learn);
+                next = held.next();
+                log.log(Level.INFO, "gate: shield: {0} apps'' own settings read from {1} (up to change {2}{3}); changes fetched every {4}",
+                        new Object[] {held.settings().size(), file(), next, held.complete() ? ""
+                                : ", not all yet: app traffic gets 503 until the rest is fetched", refresh});
+            } else if (read instanceof LearnedSettingsFile.Corrupt corrupt) {
+                shield.settings().unknown();
+                next = 0;
+                log.log(Level.WARNING, "gate: shield: cannot read the apps'' own settings kept in {0} ({1}); {2}; until they are "
+                        + "fetched again from the control plane, what owners set is unknown and app traffic gets 503",
+                        new Object[] {file(), corrupt.why(), KeptFile.setAsideSaying(file())});
+                keep(); // a gate restarted before the feed was read again still knows it knows nothing
+            } else {
+                log.log(Level.INFO, "gate: shield: no apps'' own settings kept in {0} yet; changes fetched every {1}",
+                        new Object[] {file(), refresh});
+            }
         }
         ticking = scheduler.scheduleWithFixedDelay(this::tick, 0, Math.max(100, refresh.toMillis()), TimeUnit.MILLISECONDS);
     }
@@ -99,11 +109,17 @@ public class ShieldSettingsFeed {
     /** One refresh: every change since the last one read, page by page, then the copy on disk. */
     synchronized void tick() {
         long before = next;
+        boolean knownNow = false;
         try {
-            for (int page = 0; page < MAX_PAGES; page++) {
-                if (!fetchPage()) {
-                    break;
-                }
+            boolean whole = false;
+            for (int page = 0; page < MAX_PAGES && !whole; page++) {
+                whole = !fetchPage();
+            }
+            if (whole && !shield.settings().isKnown()) {
+                shield.settings().known();
+                knownNow = true;
+                log.log(Level.INFO, "gate: shield: the apps'' own settings were fetched again ({0} apps); app traffic is served again",
+                        shield.settings().learnedCount());
             }
             if (!reachable) {
                 reachable = true;
@@ -118,12 +134,17 @@ public class ShieldSettingsFeed {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (next != before) {
-            try {
-                LearnedSettingsFile.write(file(), next, shield.settings().learned().values());
-            } catch (IOException e) {
-                log.log(Level.WARNING, "gate: cannot write shield settings to " + file(), e);
-            }
+        if (next != before || knownNow) {
+            keep();
+        }
+    }
+
+    /** Writes what the gate holds to its copy on disk; a failure is logged (the next change tries again). */
+    private void keep() {
+        try {
+            LearnedSettingsFile.write(file(), next, shield.settings().learned().values(), shield.settings().isKnown());
+        } catch (IOException e) {
+            log.log(Level.WARNING, "gate: cannot write shield settings to " + file(), e);
         }
     }
 
@@ -158,6 +179,6 @@ public class ShieldSettingsFeed {
     }
 
     Path file() {
-        return Path.of(dir.filter(d -> !d.isBlank()).orElse(var + "/gate-shield")).resolve("shield-settings.json");
+        return shield.directory().resolve("shield-settings.json");
     }
 }

@@ -3,6 +3,7 @@ package dev.qaldy.gate.sites;
 import dev.qaldy.gate.access.FailureClass;
 import dev.qaldy.gate.access.GateSync;
 import dev.qaldy.gate.access.SyncState;
+import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.ControlPlaneUnavailable;
 import dev.qaldy.gate.sites.SiteDecision.Source;
 import dev.qaldy.gate.sites.SiteDecision.Verdict;
@@ -22,7 +23,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The public-site step of the hot path, before the session: may anyone open this app without
  * signing in? In order: a copy younger than the access freshness window → use it; else ask the
  * control plane ({@link VisibilityClient}) and let its answer replace the copy; only on a
- * control-plane failure (connect error, timeout, 5xx, open breaker, full bulkhead) a copy younger
+ * control-plane failure (connect error, timeout, 5xx, full bulkhead, or not asked because the gate's
+ * view of the control plane says failing, or is in doubt while a copy is held: {@link ControlPlaneHealth}) a copy younger
  * than the access memory (seed: 30 minutes from the API's answer) stands in. Fails closed: an app
  * the gate never learned is public is {@link Verdict#UNKNOWN}, never public; so is an answer outside
  * the contract, a gate error, and a "public" answer older than a sharing change the gate already
@@ -40,6 +42,12 @@ public class PublicSites {
         VisibilityAnswer ask(String app) throws ControlPlaneUnavailable;
     }
 
+    /** Whether the gate's view of the control plane is in doubt ({@link dev.qaldy.contract.health.UpstreamHealth#inDoubt}). */
+    @FunctionalInterface
+    interface Doubt {
+        boolean now();
+    }
+
     @Inject
     VisibilityClient client;
 
@@ -48,6 +56,9 @@ public class PublicSites {
 
     @Inject
     GateSync gateSync;
+
+    @Inject
+    ControlPlaneHealth controlPlane;
 
     @Inject
     Logger log;
@@ -65,6 +76,7 @@ public class PublicSites {
     long maxEntries;
 
     private Asker asker;
+    private Doubt doubt;
     private SyncState sync;
     private Duration freshness;
     private Duration memoryAge;
@@ -75,20 +87,22 @@ public class PublicSites {
     }
 
     /** For tests: the rule without a container. */
-    PublicSites(Asker asker, SyncState sync, Clock clock, Logger log, Duration freshness, Duration memoryAge, long maxEntries) {
+    PublicSites(Asker asker, Doubt doubt, SyncState sync, Clock clock, Logger log, Duration freshness, Duration memoryAge,
+            long maxEntries) {
         this.clock = clock;
         this.log = log;
-        init(asker, sync, freshness, memoryAge, maxEntries);
+        init(asker, doubt, sync, freshness, memoryAge, maxEntries);
     }
 
     @PostConstruct
     void start() {
-        init(client::ask, gateSync.state(), duration("qaldy.gate.access-freshness", freshnessText),
-                duration("qaldy.gate.access-memory", memoryText), maxEntries);
+        init(app -> controlPlane.call(() -> client.ask(app)), () -> controlPlane.view().inDoubt(), gateSync.state(),
+                duration("qaldy.gate.access-freshness", freshnessText), duration("qaldy.gate.access-memory", memoryText), maxEntries);
     }
 
-    private void init(Asker asker, SyncState sync, Duration freshness, Duration memoryAge, long maxEntries) {
+    private void init(Asker asker, Doubt doubt, SyncState sync, Duration freshness, Duration memoryAge, long maxEntries) {
         this.asker = asker;
+        this.doubt = doubt;
         this.sync = sync;
         this.freshness = freshness;
         this.memoryAge = memoryAge;
@@ -141,6 +155,10 @@ public class PublicSites {
         Optional<SiteCopy> copy = memory.recall(app);
         if (copy.isPresent() && copy.get().youngerThan(freshness, before) && sync.inTouchNow()) {
             return fromCopy(copy.get(), Source.FRESH_COPY);
+        }
+        if (copy.isPresent() && doubt.now() && sync.trustsCopies()) {
+            // The view is in doubt (a call or the heartbeat just got no answer): the copy stands in, nobody waits.
+            return failed(app, new ControlPlaneUnavailable("control plane in doubt; not asked"));
         }
         VisibilityAnswer answer;
         try {

@@ -3,6 +3,7 @@ package dev.qaldy.gate.access;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.access.AccessAnswer.Kind;
 import dev.qaldy.gate.access.AccessDecision.Source;
@@ -22,7 +23,6 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
-import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The access step end to end without a container: a fake control plane behind the client, a moved
- * clock, the real memory and policy.
+ * clock, the real memory, policy and view of the control plane (whose background probe asks the same
+ * fake; it is run before each request here, as the prober thread would have by then).
  */
 class AccessCheckTest {
 
@@ -47,9 +48,9 @@ class AccessCheckTest {
     private final MovableClock clock = new MovableClock(T0);
     private final AtomicInteger calls = new AtomicInteger();
     private final Map<String, Integer> counted = new ConcurrentHashMap<>();
-    private final List<Boolean> breakerSeen = new ArrayList<>();
     private volatile Api api;
     private AccessCheck check;
+    private UpstreamHealth health;
 
     @BeforeEach
     void start() {
@@ -77,14 +78,12 @@ class AccessCheckTest {
             }
 
             @Override
-            public void breaker(boolean open) {
-                breakerSeen.add(open);
-            }
-
-            @Override
             public void watch(AccessMemory memory) {
             }
         };
+        health = new UpstreamHealth("control plane", withClock, Duration.ofMillis(500), () -> api.ask("probe", 0),
+                Logger.getLogger(AccessCheckTest.class.getName()));
+        built.health = health;
         built.clock = withClock;
         built.log = Logger.getLogger(AccessCheckTest.class.getName());
         built.freshness = "PT30S";
@@ -107,6 +106,7 @@ class AccessCheckTest {
     }
 
     private AccessDecision open(long personId) {
+        health.probeIfDue();
         return check.check(APP, person(personId));
     }
 
@@ -186,7 +186,6 @@ class AccessCheckTest {
                 "connect refused", new ControlPlaneUnavailable("connect refused", new ConnectException("refused")),
                 "HTTP 503", new ControlPlaneUnavailable("access answered HTTP 503"),
                 "timeout", new TimeoutException("1000 ms"),
-                "breaker open", new CircuitBreakerOpenException("open"),
                 "bulkhead full", new BulkheadException("full"),
                 "gate error", new IllegalStateException("the service token is not loaded"));
         failures.forEach((name, failure) -> {
@@ -236,8 +235,10 @@ class AccessCheckTest {
     void aPersonTheGateNeverSawGets503NeverA403() {
         api = DOWN;
         assertThat(open(9).verdict()).isEqualTo(Verdict.UNAVAILABLE);
-        api = fails(new CircuitBreakerOpenException("open"));
-        assertThat(open(9).verdict()).isEqualTo(Verdict.UNAVAILABLE);
+        assertThat(health.view().state()).as("one call without an answer: the probe decides").isEqualTo(UpstreamHealth.State.SUSPECT);
+        health.probeIfDue();
+        assertThat(health.failing()).isTrue();
+        assertThat(open(9).verdict()).as("not asked: the view says failing").isEqualTo(Verdict.UNAVAILABLE);
     }
 
     @Test
@@ -384,31 +385,81 @@ class AccessCheckTest {
             public void called(Duration elapsed, boolean gotAnswer) {
                 throw new IllegalStateException("no registry");
             }
-
-            @Override
-            public void breaker(boolean open) {
-                throw new IllegalStateException("no registry");
-            }
         };
         api = answers(Kind.ALLOW, 1);
         assertThat(open(7).verdict()).isEqualTo(Verdict.ALLOW);
         api = answers(Kind.DENY, 1);
         assertThat(open(8).verdict()).isEqualTo(Verdict.DENY);
-        api = fails(new CircuitBreakerOpenException("open"));
+        api = DOWN;
         clock.move(Duration.ofMinutes(1));
         assertThat(open(7).verdict()).isEqualTo(Verdict.ALLOW);
         assertThat(open(9).verdict()).isEqualTo(Verdict.UNAVAILABLE);
     }
 
-    // ---- the breaker as seen from here
+    // ---- issue 14: the gate's one view of the control plane
 
     @Test
-    void theBreakerStateIsWhatTheLastCallShowed() {
-        api = fails(new CircuitBreakerOpenException("open"));
-        open(7);
+    void whileTheViewIsInDoubtAPersonWithACopyIsAnsweredFromItAndOneWithoutIsAsked() {
+        api = answers(Kind.ALLOW, 1);
+        check.check(APP, person(7));
+        clock.move(Duration.ofMinutes(1)); // past freshness: it would ask
+        health.call().failed(UpstreamHealth.Failure.NO_ANSWER, "the heartbeat got no answer within 1 s");
+        int asked = calls.get();
+        assertThat(check.check(APP, person(7))).as("nobody on a copy waits for a control plane in doubt")
+                .extracting(AccessDecision::verdict, AccessDecision::source).containsExactly(Verdict.ALLOW, Source.OUTAGE_COPY);
+        assertThat(calls.get()).isEqualTo(asked);
+        assertThat(check.check(APP, person(8)).verdict()).as("no copy: asked all the same").isEqualTo(Verdict.ALLOW);
+        assertThat(calls.get()).isEqualTo(asked + 1);
+        assertThat(health.view().state()).as("its answer cleared the doubt").isEqualTo(UpstreamHealth.State.UP);
+        assertThat(check.check(APP, person(7)).source()).isEqualTo(Source.ASKED);
+    }
+
+    @Test
+    void oneCallWithoutAnAnswerTurnsTheViewAndNoPersonWaitsForTheApiUntilItsProbeFindsItBack() {
         api = answers(Kind.ALLOW, 1);
         open(7);
-        assertThat(breakerSeen).containsExactly(true, false);
+        clock.move(Duration.ofMinutes(1));
+        api = fails(new TimeoutException("1000 ms"));
+        assertThat(open(7).source()).isEqualTo(Source.OUTAGE_COPY);
+        assertThat(health.view().state()).as("one timeout: suspect").isEqualTo(UpstreamHealth.State.SUSPECT);
+        health.probeIfDue();
+        assertThat(health.failing()).as("one timeout and the probe made at once: the whole gate knows").isTrue();
+        int asked = calls.get();
+        for (int i = 0; i < 5; i++) {
+            clock.move(Duration.ofSeconds(1));
+            assertThat(open(7)).extracting(AccessDecision::verdict, AccessDecision::source)
+                    .containsExactly(Verdict.ALLOW, Source.OUTAGE_COPY);
+            assertThat(open(8).verdict()).as("never seen: 503, not 403").isEqualTo(Verdict.UNAVAILABLE);
+        }
+        assertThat(calls.get()).as("no request asked while the view said failing").isEqualTo(asked);
+
+        api = answers(Kind.DENY, 1);
+        clock.move(Duration.ofSeconds(1));
+        assertThat(open(7)).as("the probe found the API back: asked again, and its deny decides")
+                .extracting(AccessDecision::verdict, AccessDecision::source).containsExactly(Verdict.DENY, Source.ASKED);
+        assertThat(calls.get()).isEqualTo(asked + 1);
+    }
+
+    @Test
+    void errorAnswersTurnTheViewOnlyThreeInARowAndAnAnswerOfTheApiIsNeverAFailure() {
+        api = answers(Kind.UNKNOWN_APP, 1);
+        for (int i = 0; i < 5; i++) {
+            open(7);
+        }
+        assertThat(health.failing()).as("404s are answers").isFalse();
+        api = fails(new ControlPlaneUnavailable("access answered HTTP 503"));
+        health = new UpstreamHealth("control plane", clock, Duration.ofMillis(500), () -> {
+            throw new java.io.IOException("HTTP 503");
+        }, Logger.getLogger(AccessCheckTest.class.getName()));
+        check.health = health;
+        open(7);
+        open(7);
+        assertThat(health.failing()).isFalse();
+        open(7);
+        assertThat(health.failing()).isTrue();
+        int asked = calls.get();
+        open(7);
+        assertThat(calls.get()).isEqualTo(asked);
     }
 
     @Test

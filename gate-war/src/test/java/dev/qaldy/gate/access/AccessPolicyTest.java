@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
-import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceDefinitionException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.junit.jupiter.api.Test;
@@ -80,11 +79,12 @@ class AccessPolicyTest {
 
     static Stream<Arguments> failures() {
         return Stream.of(
-                // control-plane failures: connect error, reset, timeout, 5xx, and the breaker and bulkhead they cause
+                // control-plane failures: connect error, reset, timeout, 5xx, and the question not asked and full bulkhead they cause
                 Arguments.of(new ControlPlaneUnavailable("connect refused", new ConnectException("refused")), FailureClass.CONTROL_PLANE),
                 Arguments.of(new ControlPlaneUnavailable("access answered HTTP 503"), FailureClass.CONTROL_PLANE),
                 Arguments.of(new TimeoutException("1000 ms"), FailureClass.CONTROL_PLANE),
-                Arguments.of(new CircuitBreakerOpenException("open"), FailureClass.CONTROL_PLANE),
+                Arguments.of(new ControlPlaneUnavailable("the control plane has been failing since 2026-12-01T10:00:00Z (timeout); "
+                        + "not asked"), FailureClass.CONTROL_PLANE),
                 Arguments.of(new BulkheadException("full"), FailureClass.CONTROL_PLANE),
                 Arguments.of(new ProcessingException(new ConnectException("refused")), FailureClass.CONTROL_PLANE),
                 Arguments.of(new ProcessingException(new SocketTimeoutException("Read timed out")), FailureClass.CONTROL_PLANE),

@@ -8,6 +8,7 @@ import dev.qaldy.contract.cap.CapState;
 import dev.qaldy.contract.cap.CapStates;
 import dev.qaldy.contract.cap.CapSync;
 import dev.qaldy.contract.cap.Prices;
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.keys.CellKeys;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -49,7 +50,8 @@ class CapStepTest {
     }
 
     CapStep step(URI controlUrl) {
-        CapSync sync = new CapSync(keeper, controlUrl, () -> "token", "gate", Duration.ofSeconds(1), Duration.ofMillis(500), clock, log);
+        CapSync sync = new CapSync(keeper, controlUrl, () -> "token", "gate", Duration.ofSeconds(1), Duration.ofMillis(500), clock, log,
+                new UpstreamHealth("control plane", clock, Duration.ofMillis(500), () -> { }, log));
         CapStep step = new CapStep();
         step.log = log;
         step.memory = new CapMemory() {

@@ -29,7 +29,8 @@ import dev.qaldy.contract.cap.Prices;
 /**
  * A fake control plane and a fake runtime host on loopback ephemeral ports, speaking the
  * internal contract just enough for the gate, and recording what reached them. Its access
- * endpoint can be made to fail (HTTP 503) or hang (accept and never answer) on demand.
+ * endpoint can be made to fail (HTTP 503) or hang (accept and never answer) on demand; so can
+ * {@code /api/v1/ping}, the gate's background probe.
  */
 final class FakeUpstreams {
 
@@ -51,6 +52,8 @@ final class FakeUpstreams {
     static final String GOOD_TICKET = "good-ticket-0123456789";
     /** The token id the fake control plane lists as signed out before the gate started (until 2099). */
     static final String SIGNED_OUT_BEFORE_START = "it-signed-out-before-start";
+    /** Probes of {@code /api/v1/ping} (the gate's background probe while it sees the control plane failing). */
+    final java.util.concurrent.atomic.AtomicLong pings = new java.util.concurrent.atomic.AtomicLong();
     /** Sign-out lists asked for (a starting gate loads it once). */
     final java.util.concurrent.atomic.AtomicLong signOutLoads = new java.util.concurrent.atomic.AtomicLong();
 
@@ -163,6 +166,11 @@ final class FakeUpstreams {
         control.stop(0);
     }
 
+    /** Closes the runtime host's port: connections to it are refused from now on. */
+    void stopRuntime() {
+        runtime.stop(0);
+    }
+
     void stop() {
         hung.countDown();
         control.stop(0);
@@ -189,6 +197,10 @@ final class FakeUpstreams {
             sharingChanges(ex);
             return;
         }
+        if (path.equals("/api/v1/ping")) { // issue 14: the gate's background probe, kept apart from atControl
+            ping(ex);
+            return;
+        }
         Seen seen = record(ex, atControl);
         if (path.startsWith("/api/v1/internal/") && !serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
             json(ex, 401, "{\"status\":401}");
@@ -196,11 +208,7 @@ final class FakeUpstreams {
             Map<String, String> query = query(ex.getRequestURI().getRawQuery());
             String app = query.get("app");
             long person = Long.parseLong(query.get("person"));
-            AccessMode mode = accessMode;
-            if (mode == AccessMode.HANG) {
-                await(hung, 30_000);
-                mode = accessMode;
-            }
+            AccessMode mode = settledMode();
             if (mode == AccessMode.NOT_DEPLOYED) {
                 notDeployed(ex);
                 return;
@@ -256,6 +264,29 @@ final class FakeUpstreams {
             json(ex, 401, "{\"status\":401}");
         } else if (accessMode == AccessMode.ANSWER) {
             json(ex, 200, "{\"changes\":[],\"next\":0,\"more\":false,\"gap\":false}");
+        } else {
+            json(ex, 503, "{\"status\":503}");
+        }
+    }
+
+    /** The mode a request is answered in: while hanging, the one the hang ends in (at most 30 s). */
+    private AccessMode settledMode() {
+        AccessMode mode = accessMode;
+        if (mode == AccessMode.HANG) {
+            await(hung, 30_000);
+            mode = accessMode;
+        }
+        return mode;
+    }
+
+    /** The console's and the probe's question: as the access endpoint behaves (hangs, fails, is not deployed). */
+    private void ping(HttpExchange ex) throws IOException {
+        pings.incrementAndGet();
+        AccessMode mode = settledMode();
+        if (mode == AccessMode.NOT_DEPLOYED) {
+            notDeployed(ex);
+        } else if (mode == AccessMode.ANSWER) {
+            json(ex, 200, "{\"status\":\"ok\"}");
         } else {
             json(ex, 503, "{\"status\":503}");
         }

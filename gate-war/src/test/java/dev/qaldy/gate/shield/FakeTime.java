@@ -20,6 +20,12 @@ final class FakeTime extends Clock implements TimeMeter {
         this.wall = start;
     }
 
+    /** Another process's clocks: the same wall clock, a monotonic clock with another origin. */
+    FakeTime(Instant start, long nanos) {
+        this.wall = start;
+        this.nanos = nanos;
+    }
+
     /** Time passes: both clocks move. */
     void pass(Duration by) {
         wall = wall.plus(by);

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class OwnerSettingsTest {
@@ -85,9 +87,10 @@ class OwnerSettingsTest {
         OwnerSettings owner = read("{\"app\":\"guestbook\",\"sequence\":9,\"perClientPerMinute\":30,\"perAppPerDay\":3,"
                 + "\"blockedUserAgents\":[\"(?i)curl\"],\"deniedCidrs\":[\"2001:db8::/32\"]}", problems);
         Path file = dir.resolve("gate-shield/shield-settings.json");
-        LearnedSettingsFile.write(file, 12, List.of(owner));
-        LearnedSettingsFile.Held held = LearnedSettingsFile.read(file, problems::add);
+        LearnedSettingsFile.write(file, 12, List.of(owner), true);
+        LearnedSettingsFile.Held held = (LearnedSettingsFile.Held) LearnedSettingsFile.read(file);
         assertThat(held.next()).isEqualTo(12);
+        assertThat(held.complete()).isTrue();
         assertThat(held.settings()).hasSize(1);
         OwnerSettings back = held.settings().get(0);
         assertThat(back.limits()).isEqualTo(owner.limits());
@@ -96,10 +99,45 @@ class OwnerSettingsTest {
         assertThat(back.deniedRanges()).isEqualTo(owner.deniedRanges());
         assertThat(problems).isEmpty();
 
-        Files.writeString(file, "not json");
-        assertThat(LearnedSettingsFile.read(file, problems::add).next()).as("unreadable: start over").isZero();
-        assertThat(problems).hasSize(1);
-        assertThat(LearnedSettingsFile.read(dir.resolve("none.json"), problems::add).settings()).isEmpty();
+        assertThat(LearnedSettingsFile.read(dir.resolve("none.json"))).as("never written").isInstanceOf(LearnedSettingsFile.Missing.class);
+        LearnedSettingsFile.write(file, 4, List.of(owner), false);
+        assertThat(((LearnedSettingsFile.Held) LearnedSettingsFile.read(file)).complete()).as("read again in part").isFalse();
+    }
+
+    /** The gate wrote every entry itself: anything it cannot read back means the copy is damaged, never "nothing set". */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "not JSON               | not json",
+        "cut short              | {\"next\":12,\"settings\":[{\"app\":\"guestbook\",\"sequence\":9",
+        "no position            | {\"settings\":[]}",
+        "a negative position    | {\"next\":-1,\"settings\":[]}",
+        "an entry not an object | {\"next\":1,\"settings\":[7]}",
+        "an entry without app   | {\"next\":1,\"settings\":[{\"sequence\":9}]}",
+        "a bad pattern          | {\"next\":1,\"settings\":[{\"app\":\"a\",\"sequence\":1,\"blockedUserAgents\":[\"(\"]}]}",
+        "a bad range            | {\"next\":1,\"settings\":[{\"app\":\"a\",\"sequence\":1,\"deniedCidrs\":[\"x\"]}]}",
+        "complete is not a flag | {\"next\":1,\"settings\":[],\"complete\":\"yes\"}"})
+    void aDamagedCopyIsCorrupt(String what, String content, @TempDir Path dir) throws Exception {
+        Path file = dir.resolve("shield-settings.json");
+        Files.writeString(file, content);
+        assertThat(LearnedSettingsFile.read(file)).isInstanceOf(LearnedSettingsFile.Corrupt.class);
+    }
+
+    @Test
+    void whileTheOwnersSettingsAreUnknownAppTrafficGets503AndTheApiDoesNot() {
+        FakeTime time = new FakeTime(java.time.Instant.parse("2025-06-01T12:00:00Z"));
+        ShieldRules rules = ShieldConfigTest.rules(time);
+        ShieldRequest get = new ShieldRequest("GET", "/", 1, 3, 100, "Mozilla/5.0", "203.0.113.9", List.of());
+        rules.settings().learn(read("{\"app\":\"guestbook\",\"sequence\":9,\"perAppPerDay\":3}", new ArrayList<>()));
+        rules.settings().unknown();
+        assertThat(rules.settings().learned()).as("forgotten").isEmpty();
+        ShieldVerdict verdict = rules.check(new ShieldTarget.App("guestbook"), get);
+        assertThat(verdict).isInstanceOf(ShieldVerdict.Block.class);
+        ShieldVerdict.Block block = (ShieldVerdict.Block) verdict;
+        assertThat(block.page().status()).isEqualTo(503);
+        assertThat(block.headers()).containsEntry(ShieldReason.HEADER, "settings-unknown");
+        assertThat(rules.check(new ShieldTarget.Api(), get)).as("the API has no owner settings").isInstanceOf(ShieldVerdict.Pass.class);
+        rules.settings().known();
+        assertThat(rules.check(new ShieldTarget.App("guestbook"), get)).isInstanceOf(ShieldVerdict.Pass.class);
     }
 
     @Test
@@ -124,8 +162,8 @@ class OwnerSettingsTest {
         assertThat(settings.forApp("guestbook").dayZone()).isEqualTo(java.time.ZoneId.of("Europe/Berlin"));
 
         Path file = dir.resolve("shield-settings.json");
-        LearnedSettingsFile.write(file, 3, List.of(berlin));
-        assertThat(LearnedSettingsFile.read(file, problems::add).settings().get(0).dayZone())
+        LearnedSettingsFile.write(file, 3, List.of(berlin), true);
+        assertThat(((LearnedSettingsFile.Held) LearnedSettingsFile.read(file)).settings().get(0).dayZone())
                 .as("on disk, for a gate restarted with the API down").isEqualTo(java.time.ZoneId.of("Europe/Berlin"));
     }
 }

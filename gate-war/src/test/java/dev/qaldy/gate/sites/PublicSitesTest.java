@@ -25,6 +25,8 @@ class PublicSitesTest {
     final AtomicInteger asked = new AtomicInteger();
     volatile Mode mode = Mode.PUBLIC;
     volatile long version = 1;
+    /** What the gate's view of the control plane says: in doubt or not. */
+    volatile boolean inDoubt;
     /** The monotonic clock of the gate's sync state, ns; stands still unless a test moves it. */
     final java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
     final dev.qaldy.gate.access.SyncState sync = synced(new dev.qaldy.gate.access.SyncState(nanos::get, Duration.ofSeconds(10)));
@@ -38,7 +40,7 @@ class PublicSitesTest {
             case DOWN -> throw new ControlPlaneUnavailable("connection refused");
             case BUG -> throw new IllegalStateException("a bug in the gate");
         };
-    }, sync, clock, Logger.getAnonymousLogger(), FRESH, MEMORY, 100);
+    }, () -> inDoubt, sync, clock, Logger.getAnonymousLogger(), FRESH, MEMORY, 100);
 
     private static dev.qaldy.gate.access.SyncState synced(dev.qaldy.gate.access.SyncState state) {
         state.pulled(0);
@@ -59,6 +61,21 @@ class PublicSitesTest {
         sync.tick();
         sync.pulled(nanos.get());
         assertThat(sites.check("docs").source()).as("in touch again").isEqualTo(Source.OUTAGE_COPY);
+    }
+
+    @Test
+    void while_the_view_is_in_doubt_a_held_copy_answers_without_asking_and_a_site_never_learned_is_asked() {
+        sites.check("docs");
+        clock.move(Duration.ofSeconds(31)); // past freshness: it would ask
+        inDoubt = true;
+        SiteDecision during = sites.check("docs");
+        assertThat(during.verdict()).isEqualTo(Verdict.PUBLIC);
+        assertThat(during.source()).as(during.toString()).isEqualTo(Source.OUTAGE_COPY);
+        assertThat(asked).as("nobody waits on a control plane in doubt").hasValue(1);
+        assertThat(sites.check("leaflet").source()).as("no copy: asked all the same").isEqualTo(Source.ASKED);
+        assertThat(asked).hasValue(2);
+        inDoubt = false;
+        assertThat(sites.check("docs").source()).isEqualTo(Source.ASKED);
     }
 
     @Test

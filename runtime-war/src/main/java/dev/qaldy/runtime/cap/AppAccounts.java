@@ -1,19 +1,15 @@
 package dev.qaldy.runtime.cap;
 
 import com.nimbusds.jose.util.JSONObjectUtils;
+import dev.qaldy.contract.files.KeptFile;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.text.ParseException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -63,7 +59,10 @@ final class AppAccounts {
         flush(); // rare (an app's first answer, or a new owner), and a restart during an outage needs it
     }
 
-    /** Reads {@code apps.json}; a file that cannot be read is logged and ignored (the API names accounts again). */
+    /**
+     * Reads {@code apps.json}; a file that cannot be read is set aside as {@code apps.json.refused}
+     * (one WARNING line) and its apps count as unknown until the API names their accounts again.
+     */
     void load() {
         if (dir == null || !Files.exists(dir.resolve(FILE))) {
             return;
@@ -76,7 +75,9 @@ final class AppAccounts {
                 }
             });
         } catch (IOException | ParseException | RuntimeException e) {
-            log.log(Level.WARNING, "runtime: cannot read {0}: {1}", new Object[] {dir.resolve(FILE), e.toString()});
+            accounts.clear();
+            log.log(Level.WARNING, "runtime: cannot read {0}: {1}; {2}; its apps'' accounts count as unknown until the API names them",
+                    new Object[] {dir.resolve(FILE), e.toString(), KeptFile.setAsideSaying(dir.resolve(FILE))});
         }
     }
 
@@ -86,27 +87,11 @@ final class AppAccounts {
             return;
         }
         dirty = false;
-        Path temp = dir.resolve("." + FILE + "." + UUID.randomUUID() + ".tmp");
         try {
-            Files.createDirectories(dir);
-            byte[] bytes = JSONObjectUtils.toJSONString(new TreeMap<>(accounts)).getBytes(StandardCharsets.UTF_8);
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                channel.force(true);
-            }
-            Files.move(temp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            KeptFile.write(dir.resolve(FILE), JSONObjectUtils.toJSONString(new TreeMap<>(accounts)).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             dirty = true;
             log.log(Level.WARNING, "runtime: cannot write {0}: {1}", new Object[] {dir.resolve(FILE), e.toString()});
-        } finally {
-            try {
-                Files.deleteIfExists(temp);
-            } catch (IOException ignored) {
-                // left for the next load's clean-up of *.tmp files
-            }
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.qaldy.runtime.cap;
 import dev.qaldy.contract.cap.CapKeeper;
 import dev.qaldy.contract.cap.CapKeeper.Verdict;
 import dev.qaldy.contract.cap.CapSync;
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.runtime.bundles.control.LiveVersions;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
 import dev.qaldy.runtime.platform.CellCredentials;
@@ -37,7 +38,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * the account of every app the control plane's live answers named, and syncs with the control
  * plane in the background like the gate: usage every {@code qaldy.cap.report-interval}, states
  * every {@code qaldy.cap.refresh}. An account it never received a state for is fetched on demand;
- * while that fails, server code does not run (503: the host cannot know the cap).
+ * while that fails, server code does not run (503: the host cannot know the cap). Its calls tell the
+ * host's view of the control plane ({@link UpstreamHealth}) how they ended, and none is made while
+ * that view says failing.
  */
 @ApplicationScoped
 public class RunCap {
@@ -57,6 +60,7 @@ public class RunCap {
     private Path dir;
     private Clock clock;
     private Logger log;
+    private UpstreamHealth health;
     private AppAccounts accounts;
     private volatile CapKeeper keeper;
     private volatile CapSync sync;
@@ -68,7 +72,10 @@ public class RunCap {
     protected RunCap() {
     }
 
-    /** @param capDir where to keep cap states and counts; empty: {@code ${qaldy.var}/runtime-cap} (null var: memory only) */
+    /**
+     * @param capDir where to keep cap states and counts; empty: {@code ${qaldy.var}/runtime-cap} (null var: memory only)
+     * @param health the host's view of the control plane
+     */
     @Inject
     public RunCap(CellCredentials credentials, LiveVersions liveVersions,
             @ConfigProperty(name = "qaldy.control.url") String control,
@@ -80,7 +87,7 @@ public class RunCap {
             @ConfigProperty(name = "qaldy.cap.call-timeout", defaultValue = "PT5S") Duration callTimeout,
             @ConfigProperty(name = "qaldy.var", defaultValue = "var") String var,
             @ConfigProperty(name = "qaldy.runtime.cap-dir") Optional<String> capDir,
-            Clock clock, Logger log) {
+            Clock clock, Logger log, UpstreamHealth health) {
         this.credentials = credentials;
         this.liveVersions = liveVersions;
         this.control = URI.create(control);
@@ -93,6 +100,7 @@ public class RunCap {
         this.dir = capDir.filter(d -> !d.isBlank()).map(Path::of).orElse(var == null ? null : Path.of(var, "runtime-cap"));
         this.clock = clock;
         this.log = log;
+        this.health = health;
         this.accounts = new AppAccounts(dir, log);
         this.accounts.load();
     }
@@ -241,7 +249,7 @@ public class RunCap {
         int read = created.load();
         log.log(Level.INFO, "runtime: spending cap: read {0} accounts kept in {1}", new Object[] {read, dir});
         keeper = created;
-        sync = new CapSync(created, control, credentials::serviceToken, "runtime", callTimeout, fetchTimeout, clock, log);
+        sync = new CapSync(created, control, credentials::serviceToken, "runtime", callTimeout, fetchTimeout, clock, log, health);
         return Optional.of(sync);
     }
 

@@ -18,6 +18,7 @@ import dev.qaldy.runtime.testing.FakeControlPlane;
 import dev.qaldy.runtime.testing.FakeControlPlane.Reply;
 import dev.qaldy.runtime.testing.TestBundles;
 import dev.qaldy.runtime.testing.TestCredentials;
+import dev.qaldy.runtime.testing.TestHealth;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Clock;
@@ -53,7 +54,7 @@ class BundleStoreTest {
     BundleStore storeWithMemory(long bytes) {
         CellCredentials credentials = TestCredentials.write(dir, cell);
         ControlPlaneClient client = new ControlPlaneClient(api.url(), Duration.ofSeconds(2), Duration.ofSeconds(2),
-                1024 * 1024, credentials);
+                1024 * 1024, credentials, TestHealth.probing(api.url()));
         Clock clock = Clock.fixed(TestBundles.NOW, ZoneOffset.UTC);
         Logger log = Logger.getLogger(BundleStoreTest.class.getName());
         return new BundleStore(bytes, client, new DataCentreCache(dir.resolve("dc-cache"), 1L << 30, 1024 * 1024,

@@ -14,6 +14,7 @@ import dev.qaldy.runtime.testing.FakeControlPlane;
 import dev.qaldy.runtime.testing.FakeControlPlane.Reply;
 import dev.qaldy.runtime.testing.TestBundles;
 import dev.qaldy.runtime.testing.TestCredentials;
+import dev.qaldy.runtime.testing.TestHealth;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -39,7 +40,7 @@ class ControlPlaneClientTest {
 
     ControlPlaneClient client(String url, long maxBundleBytes) {
         CellCredentials credentials = TestCredentials.write(dir, TestBundles.keys());
-        return new ControlPlaneClient(url, TIMEOUT, TIMEOUT, maxBundleBytes, credentials);
+        return new ControlPlaneClient(url, TIMEOUT, TIMEOUT, maxBundleBytes, credentials, TestHealth.probing(url));
     }
 
     ControlPlaneClient client() {
@@ -59,6 +60,20 @@ class ControlPlaneClientTest {
     void a_404_means_not_published() {
         assertThatThrownBy(() -> client().live("guestbook")).isInstanceOf(NotPublishedException.class);
         assertThatThrownBy(() -> client().bundle(new BundleKey("guestbook", 1))).isInstanceOf(NotPublishedException.class);
+    }
+
+    /**
+     * Found by the soak (issue 14): a control plane whose application is not deployed yet answers
+     * every path with its server's own page; that is no "not published" but a control plane that
+     * cannot be asked.
+     */
+    @Test
+    void a_4xx_without_the_apis_problem_json_means_unavailable() {
+        api.reply(LIVE, Reply.page(404, "<html><body><h1>HTTP Status 404 - Not Found</h1></body></html>"));
+        assertThatThrownBy(() -> client().live("guestbook")).isInstanceOf(ControlPlaneUnavailableException.class)
+                .hasMessageContaining("without the API's problem JSON");
+        api.reply("/api/v1/internal/apps/guestbook/versions/1/bundle", Reply.page(403, "<h1>HTTP Status 403 - Forbidden</h1>"));
+        assertThatThrownBy(() -> client().bundle(new BundleKey("guestbook", 1))).isInstanceOf(ControlPlaneUnavailableException.class);
     }
 
     @Test

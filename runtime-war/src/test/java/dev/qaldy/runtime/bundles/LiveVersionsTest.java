@@ -3,6 +3,7 @@ package dev.qaldy.runtime.bundles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.runtime.bundles.control.ControlPlaneClient;
 import dev.qaldy.runtime.bundles.control.ControlPlaneUnavailableException;
 import dev.qaldy.runtime.bundles.control.DataCentreCache;
@@ -17,6 +18,7 @@ import dev.qaldy.runtime.testing.FakeControlPlane;
 import dev.qaldy.runtime.testing.MovableClock;
 import dev.qaldy.runtime.testing.TestBundles;
 import dev.qaldy.runtime.testing.TestCredentials;
+import dev.qaldy.runtime.testing.TestHealth;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
@@ -56,8 +58,12 @@ class LiveVersionsTest {
     }
 
     LiveVersions host(String url) {
+        return host(url, TestHealth.probing(url));
+    }
+
+    LiveVersions host(String url, UpstreamHealth health) {
         ControlPlaneClient client = new ControlPlaneClient(url, Duration.ofMillis(500), Duration.ofSeconds(2),
-                1024 * 1024, credentials);
+                1024 * 1024, credentials, health);
         DataCentreCache cache = new DataCentreCache(dir.resolve("dc-cache"), 1L << 30, 1024 * 1024, credentials, clock, log);
         return new LiveVersions(client, cache, FRESHNESS, MEMORY, clock, log);
     }
@@ -92,6 +98,27 @@ class LiveVersionsTest {
         assertThat(live.live("guestbook")).isEqualTo(new Sourced<>(v1, CodeSource.MEMORY));
         clock.advance(Duration.ofMillis(1));
         assertThatThrownBy(() -> live.live("guestbook")).isInstanceOf(ControlPlaneUnavailableException.class);
+    }
+
+    @Test
+    void while_the_view_is_in_doubt_a_held_version_answers_without_asking_and_an_app_with_nothing_held_asks() {
+        // no prober: the view stays in doubt until an answer comes (issue 14: nobody on a copy waits then)
+        UpstreamHealth view = UpstreamHealth.controlPlane(api.url(), Duration.ofMillis(50), Duration.ZERO, Duration.ofMillis(500),
+                java.time.Clock.systemUTC(), log);
+        LiveVersions host = host(api.url(), view);
+        LiveVersion notes = TestBundles.live("notes", 1, zip1, cell);
+        api.publish(v1, zip1).publish(notes, zip1);
+        host.live("guestbook");
+        view.call().failed(UpstreamHealth.Failure.NO_ANSWER, "a call got no answer within 2 s");
+        assertThat(view.inDoubt()).isTrue();
+
+        clock.advance(Duration.ofSeconds(6)); // past freshness: it would ask
+        assertThat(host.live("guestbook")).isEqualTo(new Sourced<>(v1, CodeSource.MEMORY));
+        assertThat(api.count(LIVE)).as("not asked while in doubt").isEqualTo(1);
+        assertThat(host.live("notes")).as("nothing held: asked all the same").isEqualTo(new Sourced<>(notes, CodeSource.API));
+        assertThat(view.inDoubt()).as("its answer cleared the doubt").isFalse();
+        assertThat(host.live("guestbook").source()).isEqualTo(CodeSource.API);
+        assertThat(api.count(LIVE)).isEqualTo(2);
     }
 
     @Test
@@ -136,7 +163,9 @@ class LiveVersionsTest {
         assertThat(dir.resolve("dc-cache/guestbook.live")).doesNotExist();
         api.down(503);
         clock.advance(FRESHNESS);
-        assertThatThrownBy(() -> live.live("guestbook")).isInstanceOf(NotPublishedException.class);
+        // Never the old version; and no 404 either, since a version may have gone live since (issue 14).
+        assertThatThrownBy(() -> live.live("guestbook")).isInstanceOf(ControlPlaneUnavailableException.class)
+                .hasMessageContaining("said last");
     }
 
     @Test

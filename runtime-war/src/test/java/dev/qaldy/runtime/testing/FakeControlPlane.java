@@ -28,8 +28,15 @@ public final class FakeControlPlane implements AutoCloseable {
     /** One canned answer; {@code hang} makes the server never answer (until closed). */
     public record Reply(int status, String contentType, byte[] body, boolean hang) {
 
+        /** JSON, as the API answers: a 4xx or 5xx as its problem JSON ({@code application/problem+json}). */
         public static Reply json(int status, String json) {
-            return new Reply(status, "application/json", json.getBytes(StandardCharsets.UTF_8), false);
+            return new Reply(status, status >= 400 ? "application/problem+json" : "application/json",
+                    json.getBytes(StandardCharsets.UTF_8), false);
+        }
+
+        /** A server's own error page, as Payara Micro answers every path before the API is deployed. */
+        public static Reply page(int status, String html) {
+            return new Reply(status, "text/html;charset=ISO-8859-1", html.getBytes(StandardCharsets.ISO_8859_1), false);
         }
 
         public static Reply zip(byte[] zip) {
@@ -41,7 +48,11 @@ public final class FakeControlPlane implements AutoCloseable {
         }
     }
 
+    /** The control plane's cheap question, which the host's background probe asks: 200 unless down or told otherwise. */
+    public static final String PING = dev.qaldy.contract.health.UpstreamHealth.CONTROL_PLANE_PROBE;
     public final List<String> calls = new CopyOnWriteArrayList<>();
+    /** Pings answered 200. */
+    public final java.util.concurrent.atomic.AtomicLong pings = new java.util.concurrent.atomic.AtomicLong();
     public final List<String> tokens = new CopyOnWriteArrayList<>();
     private final Map<String, Reply> replies = new ConcurrentHashMap<>();
     /** While set, every call gets this reply instead (an outage). */
@@ -73,6 +84,13 @@ public final class FakeControlPlane implements AutoCloseable {
         server = loopback();
         server.createContext("/", exchange -> {
             String path = exchange.getRequestURI().getPath();
+            if (path.equals(PING) && outage == null && !replies.containsKey(PING)) {
+                pings.incrementAndGet(); // the host's background probe, kept apart from calls
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, -1);
+                exchange.close();
+                return;
+            }
             calls.add(path);
             tokens.add(String.valueOf(exchange.getRequestHeaders().getFirst("X-Qaldy-Service-Token")));
             Reply down = outage;

@@ -46,6 +46,8 @@ public final class FakeDataApi implements AutoCloseable {
     }
 
     public final List<Call> calls = new CopyOnWriteArrayList<>();
+    /** The view of this fake that {@link #sandbox} wires its data calls to. */
+    public dev.qaldy.contract.health.UpstreamHealth health;
     private final Map<String, NavigableMap<Long, String>> collections = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private volatile int outage;
@@ -59,6 +61,7 @@ public final class FakeDataApi implements AutoCloseable {
         server.createContext("/", this::serve);
         server.setExecutor(executor);
         server.start();
+        health = TestHealth.probing(url());
     }
 
     public String url() {
@@ -85,6 +88,10 @@ public final class FakeDataApi implements AutoCloseable {
 
     private synchronized void serve(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath();
+        if (path.equals(FakeControlPlane.PING) && !hang) { // the host's background probe, kept apart from calls
+            answer(exchange, outage == 0 ? 200 : outage, outage == 0 ? "{\"status\":\"ok\"}" : problem(outage, "down"));
+            return;
+        }
         String query = exchange.getRequestURI().getRawQuery();
         calls.add(new Call(exchange.getRequestMethod(), path + (query == null ? "" : "?" + query),
                 exchange.getRequestHeaders().getFirst(AppDataKeys.HEADER),
@@ -207,7 +214,7 @@ public final class FakeDataApi implements AutoCloseable {
         try {
             CellCredentials credentials = TestCredentials.write(Files.createTempDirectory("qaldy-data-test"), TestBundles.keys());
             Duration timeout = Duration.ofMillis(dataTimeoutMs);
-            ControlPlaneClient client = new ControlPlaneClient(url(), timeout, timeout, 1 << 20, credentials);
+            ControlPlaneClient client = new ControlPlaneClient(url(), timeout, timeout, 1 << 20, credentials, health);
             return new Sandbox(cpuMillis, 64L * 1024 * 1024, 20, new AppStore(1 << 20),
                     new AppDataClient(client, credentials, timeout), Logger.getLogger(FakeDataApi.class.getName()));
         } catch (IOException e) {

@@ -119,6 +119,12 @@ public final class FakeHttp {
                             case "getOutputStream" -> {
                                 return out;
                             }
+                            case "isCommitted" -> {
+                                return body.size() > 0;
+                            }
+                            case "containsHeader" -> {
+                                return headers.containsKey(((String) args[0]).toLowerCase());
+                            }
                             default -> throw new UnsupportedOperationException(m.getName());
                         }
                         return null;

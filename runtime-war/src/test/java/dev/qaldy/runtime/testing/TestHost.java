@@ -1,5 +1,6 @@
 package dev.qaldy.runtime.testing;
 
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.runtime.bundles.control.AppCode;
 import dev.qaldy.runtime.bundles.control.BundleStore;
 import dev.qaldy.runtime.bundles.control.ControlPlaneClient;
@@ -45,6 +46,8 @@ public final class TestHost {
     public final SiteServlet servlet;
     public final JobServlet jobs;
     public final List<LogRecord> logged = new CopyOnWriteArrayList<>();
+    /** The host's view of the control plane, its prober running. */
+    public final UpstreamHealth health;
 
     public TestHost(String apiUrl, CellCredentials credentials, Path dcCache, Clock clock) {
         Logger log = Logger.getAnonymousLogger();
@@ -62,8 +65,9 @@ public final class TestHost {
             public void close() {
             }
         });
+        health = TestHealth.probing(apiUrl);
         ControlPlaneClient client = new ControlPlaneClient(apiUrl, Duration.ofMillis(500), Duration.ofSeconds(2),
-                1024 * 1024, credentials);
+                1024 * 1024, credentials, health);
         copies = new DataCentreCache(dcCache, 1L << 30, 1024 * 1024, credentials, clock, log);
         liveVersions = new LiveVersions(client, copies, FRESHNESS, LIVE_MEMORY, clock, log);
         bundles = new BundleStore(1 << 24, client, copies, credentials, clock, log);
@@ -71,7 +75,7 @@ public final class TestHost {
         // The host's own cap directory beside the data-centre cache: a new instance over it is a restart.
         cap = new RunCap(credentials, liveVersions, apiUrl, Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1),
                 Duration.ofMinutes(2), Duration.ofMillis(500), Duration.ofSeconds(2), null,
-                Optional.of(dcCache.resolveSibling("runtime-cap").toString()), clock, log);
+                Optional.of(dcCache.resolveSibling("runtime-cap").toString()), clock, log, health);
         Sandbox sandbox = new Sandbox(200, 64L * 1024 * 1024, 20, new AppStore(1 << 20),
                 new AppDataClient(client, credentials, Duration.ofMillis(500)), log);
         servlet = new SiteServlet(credentials, code, new ServedFiles(copies), sandbox, cap, log, Duration.ofSeconds(30));

@@ -52,6 +52,20 @@ final class Api {
         this.base = base;
     }
 
+    /**
+     * Signs up a new person ({@code prefix}-…@example.com), signs in and sets a cap of 600 cents, so the
+     * billing row exists; the session token.
+     */
+    String personWithCap(String prefix) {
+        String email = prefix + "-" + java.util.UUID.randomUUID().toString().substring(0, 8) + "@example.com";
+        org.assertj.core.api.Assertions.assertThat(post("api/v1/people", json("email", email, "password", "correct horse battery"), null)
+                .status()).isEqualTo(201);
+        String token = post("api/v1/sessions", json("email", email, "password", "correct horse battery"), null).json().getString("token");
+        org.assertj.core.api.Assertions.assertThat(put("api/v1/billing/cap", "{\"capCents\":600}", token).status())
+                .as("billing works, the row exists").isEqualTo(200);
+        return token;
+    }
+
     URI base() {
         return base;
     }

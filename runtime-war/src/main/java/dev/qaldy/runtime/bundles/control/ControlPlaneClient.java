@@ -1,6 +1,8 @@
 package dev.qaldy.runtime.bundles.control;
 
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.http.LimitedBytes;
+import dev.qaldy.contract.http.ProblemJson;
 import dev.qaldy.runtime.bundles.entity.BundleKey;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
 import dev.qaldy.runtime.platform.CellCredentials;
@@ -27,7 +29,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The runtime host's only caller of the control plane's internal API. It sorts every outcome
  * into exactly one of: an answer, "not there" (404), "could not ask" (connect error, timeout,
- * 5xx) or "unexpected" (anything else); bodies are bounded and the whole exchange is timed.
+ * 5xx, or a 4xx that is not the API's JSON: its server's own page while the application is not
+ * deployed) or "unexpected" (anything else); bodies are bounded and the whole exchange is timed.
+ * Every exchange tells the host's one view of the control plane ({@link UpstreamHealth}) how it
+ * ended, and {@link #exchange} is not made while that view says failing: "could not ask" at once, so
+ * a request is served from what the host remembers without waiting (issue 14); {@link #passThrough}
+ * (an app's own data call, nothing remembered) is sent as ever.
  */
 @ApplicationScoped
 public class ControlPlaneClient {
@@ -41,6 +48,7 @@ public class ControlPlaneClient {
     private Duration bundleTimeout;
     private long maxBundleBytes;
     private CellCredentials credentials;
+    private UpstreamHealth health;
     private HttpClient http;
 
     protected ControlPlaneClient() {
@@ -50,18 +58,20 @@ public class ControlPlaneClient {
      * @param timeout        bound on the live-version call, end to end
      * @param bundleTimeout  bound on fetching one bundle, end to end (bundles are up to tens of MiB)
      * @param maxBundleBytes the largest bundle zip accepted, in bytes
+     * @param health         the host's view of the control plane
      */
     @Inject
     public ControlPlaneClient(@ConfigProperty(name = "qaldy.control.url") String base,
             @ConfigProperty(name = "qaldy.runtime.control-timeout", defaultValue = "PT2S") Duration timeout,
             @ConfigProperty(name = "qaldy.runtime.bundle-timeout", defaultValue = "PT10S") Duration bundleTimeout,
             @ConfigProperty(name = "qaldy.runtime.max-bundle-bytes", defaultValue = "52428800") long maxBundleBytes,
-            CellCredentials credentials) {
+            CellCredentials credentials, UpstreamHealth health) {
         this.base = URI.create(base.endsWith("/") ? base.substring(0, base.length() - 1) : base);
         this.timeout = timeout;
         this.bundleTimeout = bundleTimeout;
         this.maxBundleBytes = maxBundleBytes;
         this.credentials = credentials;
+        this.health = health;
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(timeout)
@@ -129,6 +139,11 @@ public class ControlPlaneClient {
                 .GET(), path, limit, bound);
     }
 
+    /** The host's view of the control plane, for the other callers of it (the cap sync). */
+    public UpstreamHealth health() {
+        return health;
+    }
+
     /** The control plane's base URL, without a trailing slash. */
     public URI base() {
         return base;
@@ -141,12 +156,29 @@ public class ControlPlaneClient {
      * @param what  names the call in messages (for the log only)
      * @param limit the largest answer body read, in bytes
      * @param bound the whole exchange, headers and body
-     * @return the answer, when its status is below 500
-     * @throws ControlPlaneUnavailableException connect error, timeout or HTTP 5xx
+     * @return the answer, when its status is below 500 and it is the API's
+     * @throws ControlPlaneUnavailableException connect error, timeout, HTTP 5xx, a 4xx that is not the API's problem JSON,
+     *                                          and at once while the host's view says the control plane is failing
      * @throws UnexpectedAnswerException        an answer over {@code limit}, or any other failure
      */
     public Answer exchange(HttpRequest.Builder builder, String what, long limit, Duration bound) {
+        if (health.failing()) {
+            throw ControlPlaneUnavailableException.notAsked("control plane: " + what + ": " + health.notAsked());
+        }
+        return send(builder, what, limit, bound);
+    }
+
+    /**
+     * As {@link #exchange}, but sent whatever the host's view says: for a call that passes an app's own
+     * request on and has nothing remembered to fall back on ({@code qaldy.data}); it still tells the view.
+     */
+    public Answer passThrough(HttpRequest.Builder builder, String what, long limit, Duration bound) {
+        return send(builder, what, limit, bound);
+    }
+
+    private Answer send(HttpRequest.Builder builder, String what, long limit, Duration bound) {
         HttpRequest request = builder.timeout(bound).build();
+        UpstreamHealth.Call call = health.call();
         CompletableFuture<HttpResponse<byte[]>> exchange =
                 http.sendAsync(request, LimitedBytes.handler(limit, TooLargeException::new));
         HttpResponse<byte[]> response;
@@ -155,25 +187,39 @@ public class ControlPlaneClient {
             response = exchange.get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             exchange.cancel(true);
+            call.failed(UpstreamHealth.Failure.NO_ANSWER, what + ": no full answer within " + bound);
             throw new ControlPlaneUnavailableException("control plane: no full answer within " + bound + " for " + what);
         } catch (InterruptedException e) {
             exchange.cancel(true);
+            call.abandoned();
             Thread.currentThread().interrupt();
             throw new ControlPlaneUnavailableException("control plane: interrupted while asking for " + what, e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof TooLargeException) {
+                call.abandoned();
                 throw new UnexpectedAnswerException("control plane: the answer for " + what + " is over " + limit + " bytes");
             }
             if (cause instanceof IOException) {
+                call.failed(UpstreamHealth.Failure.NO_ANSWER, what + ": " + cause);
                 throw new ControlPlaneUnavailableException("control plane: " + cause + " for " + what, cause);
             }
+            call.abandoned();
             throw new UnexpectedAnswerException("control plane: failed call for " + what + ": " + cause, cause);
         }
+        String type = response.headers().firstValue("Content-Type").orElse("");
         if (response.statusCode() >= 500) {
+            call.failed(UpstreamHealth.Failure.ERROR_ANSWER, what + ": HTTP " + response.statusCode());
             throw new ControlPlaneUnavailableException("control plane answered HTTP " + response.statusCode() + " for " + what);
         }
-        return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
+        if (!ProblemJson.fromTheApi(response.statusCode(), type)) {
+            // Its server's own page (e.g. a 404 for every path before the application is deployed): no answer of the API.
+            call.failed(UpstreamHealth.Failure.ERROR_ANSWER, what + ": HTTP " + response.statusCode() + " " + type);
+            throw new ControlPlaneUnavailableException("control plane answered HTTP " + response.statusCode() + " without the API's"
+                    + " problem JSON (" + (type.isEmpty() ? "no Content-Type" : type) + ") for " + what + ": its application is not serving");
+        }
+        call.answered();
+        return new Answer(response.statusCode(), type, response.body());
     }
 
     /** An answer of the control plane below 500: status, its Content-Type ("" when none) and body. */

@@ -24,8 +24,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * a version or "gone" — replaces what was remembered. Only when it cannot be asked (connect error,
  * timeout, 5xx) does the host fall back: to the version the control plane last gave it, for at most
  * {@code live-memory} after that answer (seed: 30 minutes), else to the sealed live record in the
- * data-centre cache under the same bound, else 503. A remembered "gone" stays gone, and a 404
- * deletes the app's files from the data-centre cache.
+ * data-centre cache under the same bound, else 503. A 404 deletes the app's files from the
+ * data-centre cache, and a remembered "gone" is never replaced by a copy: within the freshness
+ * window it is a 404, after it, while the control plane cannot be asked, a 503 (a version may have
+ * gone live since). While the host's view of the control plane
+ * says failing, asking fails at once ({@link ControlPlaneClient}); such a question says nothing of
+ * the app, so it leaves no failure to be fresh, and the first request after the view turned up asks.
+ * While the view is in doubt (a call or the heartbeat just got no answer), an app with a version held
+ * (memory or record, within the bound) is answered from it without asking; one with nothing held asks.
  */
 @ApplicationScoped
 public class LiveVersions {
@@ -92,6 +98,13 @@ public class LiveVersions {
                         + " at " + known.failedAt() + ", within the freshness window"));
             }
         }
+        if (controlPlane.health().inDoubt()) {
+            // A call or the heartbeat just got no answer (issue 14): what is held answers, nobody waits.
+            Optional<Sourced<LiveVersion>> held = held(app, now);
+            if (held.isPresent()) {
+                return held.get();
+            }
+        }
         return asking.run(app, () -> ask(app));
     }
 
@@ -124,7 +137,9 @@ public class LiveVersions {
             throw e;
         } catch (ControlPlaneUnavailableException e) {
             Instant at = clock.instant();
-            memory.asMap().merge(app, new Remembered(0, null, false, null, at), (old, failed) -> old.failedAt(at));
+            if (e.asked()) {
+                memory.asMap().merge(app, new Remembered(0, null, false, null, at), (old, failed) -> old.failedAt(at));
+            }
             if (reachable.compareAndSet(true, false)) {
                 log.log(Level.INFO, "Control plane cannot be asked; serving what it said before, for at most {0}: {1}",
                         new Object[] {memoryBound, e.getMessage()});
@@ -137,20 +152,32 @@ public class LiveVersions {
 
     /** The last live answer while the control plane cannot be asked: memory, else the data-centre record, else {@code cause}. */
     private Sourced<LiveVersion> fallback(String app, ControlPlaneUnavailableException cause) {
-        Instant now = clock.instant();
+        return held(app, clock.instant()).orElseThrow(() -> cause);
+    }
+
+    /**
+     * What stands in for the control plane: the version it last gave, else the data-centre record,
+     * each within the memory bound; empty when neither is usable.
+     *
+     * @throws ControlPlaneUnavailableException the control plane's last word was "gone", longer ago than
+     *         the freshness window: no copy replaces it, and it is no 404 either, since a version may
+     *         have gone live since (issue 14's soak: an app promoted a moment before the API hung was
+     *         "No such app" to its viewers for the whole outage)
+     */
+    private Optional<Sourced<LiveVersion>> held(String app, Instant now) {
         Remembered known = memory.getIfPresent(app);
         if (known != null && known.gone()) {
-            // The control plane's last word was "gone": a copy never replaces it.
-            throw new NotPublishedException("control plane cannot be asked, and said last: no live version of " + app);
+            throw new ControlPlaneUnavailableException("control plane cannot be asked, and said last (" + known.answeredAt()
+                    + "): no live version of " + app + "; whether one went live since is unknown, and no copy stands in");
         }
         if (known != null && known.live() != null && usable(known.answeredAt(), now)) {
-            return new Sourced<>(known.live(), CodeSource.MEMORY);
+            return Optional.of(new Sourced<>(known.live(), CodeSource.MEMORY));
         }
         Optional<LiveRecord> record = copies.liveRecord(app);
         if (record.isPresent() && usable(record.get().learnedAt(), now)) {
-            return new Sourced<>(record.get().live(), CodeSource.DC_COPY);
+            return Optional.of(new Sourced<>(record.get().live(), CodeSource.DC_COPY));
         }
-        throw cause;
+        return Optional.empty();
     }
 
     /** Seed: what the serving side remembers lasts at most this long after the control plane said it. */

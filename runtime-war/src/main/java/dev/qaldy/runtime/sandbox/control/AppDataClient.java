@@ -98,7 +98,8 @@ public class AppDataClient {
         }
         ControlPlaneClient.Answer answer;
         try {
-            answer = control.exchange(request, method + " " + path, MAX_ANSWER_BYTES, timeout);
+            // The app's own call, nothing remembered to serve instead: sent whatever the host's view says.
+            answer = control.passThrough(request, method + " " + path, MAX_ANSWER_BYTES, timeout);
         } catch (ControlPlaneUnavailableException | UnexpectedAnswerException e) {
             throw new Unavailable(e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package dev.qaldy.runtime.sites.boundary;
 
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.runtime.bundles.control.AppCode;
 import dev.qaldy.runtime.bundles.entity.Bundle;
 import dev.qaldy.runtime.bundles.entity.BundleFile;
@@ -51,6 +52,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * page or problem JSON. {@code X-Qaldy-Code} tells where the code came from ({@code api},
  * {@code memory}, {@code dc-copy}). While the control plane cannot be asked, handlers run from the
  * remembered bundle, but a static file is answered only if this data centre served it before.
+ * {@code Server-Timing: runtime-control;dur=<ms>;desc="<n> calls"} tells what this request waited
+ * on the host's calls to the control plane (none while the host's view says it is failing).
  * Mapped to {@code /} (the default servlet), so the server's own endpoints such as
  * {@code /health} keep their mappings.
  */
@@ -63,6 +66,8 @@ public class SiteServlet extends HttpServlet {
     public static final String APP_HEADER = "X-Qaldy-App";
     public static final String PERSON_HEADER = "X-Qaldy-Person-Email";
     public static final String CODE_HEADER = "X-Qaldy-Code";
+    /** The {@code Server-Timing} metric of one request's calls to the control plane made by this host. */
+    public static final String TIMING_METRIC = "runtime-control";
     /** Largest request body a handler gets, in bytes. */
     static final int MAX_REQUEST_BYTES = 1024 * 1024;
     static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
@@ -105,7 +110,7 @@ public class SiteServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String accept = request.getHeader("Accept");
-        try {
+        try (UpstreamHealth.Ledger ledger = UpstreamHealth.Ledger.open()) {
             credentials.requireReady();
             if (!credentials.tokenMatches(request.getHeader(TOKEN_HEADER))) {
                 ErrorPages.write(response, 401, "unauthorized", "Unauthorized",
@@ -128,12 +133,14 @@ public class SiteServlet extends HttpServlet {
                 handle(request, response, code.value(), path);
             } else {
                 cap.prepare(app); // static files are the gate's to cap; this readies the cap for server code
+                timing(response);
                 serveFile(request, response, code, path);
             }
         } catch (ServingException e) {
             // 503s are expected while the control plane is down; LiveVersions logs that state change once.
             log.log(e.status() >= 500 && e.status() != 503 ? Level.WARNING : Level.FINE, "{0} {1}: {2} ({3})",
                     new Object[] {request.getMethod(), request.getRequestURI(), e.status(), e.getMessage()});
+            timing(response);
             ErrorPages.write(response, e, accept,
                     e instanceof AsleepException asleep ? asleep.retryAfterSeconds() : retryAfter.toSeconds());
         } catch (RuntimeException e) {
@@ -142,6 +149,13 @@ public class SiteServlet extends HttpServlet {
                     + request.getRequestURI(), e);
             ErrorPages.write(response, 500, "internal", "Something went wrong",
                     "The runtime host failed to answer this request.", accept);
+        }
+    }
+
+    /** Names this request's waits on the control plane (set once, before the answer is written). */
+    private static void timing(HttpServletResponse response) {
+        if (!response.isCommitted() && !response.containsHeader("Server-Timing")) {
+            UpstreamHealth.Ledger.current().ifPresent(l -> response.setHeader("Server-Timing", l.serverTiming(TIMING_METRIC)));
         }
     }
 
@@ -271,6 +285,7 @@ public class SiteServlet extends HttpServlet {
         } finally {
             cap.ran(app, account, RunCap.cpuMillisSince(cpuStart));
         }
+        timing(response); // the handler's data calls included
         String accept = request.getHeader("Accept");
         if (outcome instanceof HandlerOutcome.Answered answered) {
             response.setStatus(answered.status());

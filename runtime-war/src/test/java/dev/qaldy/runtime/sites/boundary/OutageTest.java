@@ -254,8 +254,26 @@ class OutageTest {
         assertThat(a.bundles.heldBytes()).isZero();
 
         apiDown();
-        assertThat(a.get(APP, "/").status).isEqualTo(404);
+        // Past the freshness window the API's "gone" is no 404 (a version may have gone live since, issue 14)
+        // and no copy stands in for it: 503, as for a host that never knew the app.
+        FakeHttp.Response remembered = a.get(APP, "/");
+        assertUnavailable(remembered);
+        assertThat(remembered.header("X-Qaldy-Code")).isNull();
         assertUnavailable(host().get(APP, "/"));
+    }
+
+    @Test
+    void an_app_published_after_its_last_404_is_503_not_404_while_the_api_is_down() {
+        // Issue 14's soak: the runtime host asked a moment before the promotion ("nothing published"),
+        // the API hung a moment after it; the viewers were told "No such app" for the whole outage.
+        api.forget(LIVE);
+        TestHost a = host();
+        assertThat(a.get(APP, "/").status).isEqualTo(404);
+        api.publish(v1, zip1);
+        clock.advance(TestHost.FRESHNESS.minusMillis(1));
+        assertThat(a.get(APP, "/").status).as("within the freshness window the API's word stands").isEqualTo(404);
+        apiDown();
+        assertUnavailable(a.get(APP, "/"));
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.qaldy.control.platform.boundary;
 
 import dev.qaldy.control.platform.control.DatabaseUnreachable;
+import dev.qaldy.control.platform.control.LockBusy;
+import dev.qaldy.control.platform.control.LockWaits;
 import dev.qaldy.control.platform.control.QaldyException;
 import dev.qaldy.control.platform.control.TooManyAttempts;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,7 +24,9 @@ import java.util.logging.Logger;
  * ({@code type, title, status, detail}). Business exceptions say their own status and detail;
  * JAX-RS's own (unknown path, wrong method or media type) keep their status with a fixed detail;
  * a lost database connection is a 503; anything else is a 500 whose detail holds only a
- * correlation id, with the stack trace in the log.
+ * correlation id, with the stack trace in the log. A lock wait that ran out (another transaction held
+ * a row past the database's lock timeout) is a 503 "busy" with {@code Retry-After}, logged naming the
+ * lock (issue 14: these were 500s while a leaked transaction held the billing row).
  */
 @Provider
 @ApplicationScoped
@@ -73,6 +77,10 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
             if (business instanceof TooManyAttempts tooMany) {
                 headers.put(HttpHeaders.RETRY_AFTER, tooMany.retryAfterSeconds());
             }
+            if (business instanceof LockBusy busy) {
+                headers.put(HttpHeaders.RETRY_AFTER, busy.retryAfterSeconds());
+                log.log(Level.WARNING, "answered 503: {0} could not be locked within the lock timeout", busy.lock());
+            }
             if (business.status() == 413) {
                 headers.put("Connection", "close");
             }
@@ -95,6 +103,14 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
             return new Problem(503, "about:blank", "Service Unavailable",
                     "The control plane's database is unreachable; try again shortly (reference " + reference + ").",
                     Map.of(HttpHeaders.RETRY_AFTER, DATABASE_RETRY_SECONDS));
+        }
+        if (LockWaits.ranOut(thrown)) {
+            LockBusy busy = new LockBusy(LockWaits.table(thrown) == null ? "a row it needs"
+                    : "a row of " + LockWaits.table(thrown));
+            log.log(Level.WARNING, "answered 503, reference {0}: {1} could not be locked within the lock timeout: {2}",
+                    new Object[] {reference, busy.lock(), thrown.toString()});
+            return new Problem(busy.status(), busy.type(), busy.title(), busy.getMessage(),
+                    Map.of(HttpHeaders.RETRY_AFTER, busy.retryAfterSeconds()));
         }
         log.log(Level.SEVERE, "unexpected error, reference " + reference, thrown);
         return new Problem(500, "about:blank", "Internal Server Error",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.qaldy.control.platform.boundary.ProblemMapper.Problem;
 import dev.qaldy.control.platform.control.Conflict;
+import dev.qaldy.control.platform.control.LockBusy;
 import dev.qaldy.control.platform.control.TooManyAttempts;
 import jakarta.persistence.PersistenceException;
 import jakarta.resource.spi.ResourceAllocationException;
@@ -55,5 +56,24 @@ class ProblemMapperTest {
         assertThat(mapper.describe(liberty).status()).isEqualTo(503);
         assertThat(mapper.describe(refused).status()).isEqualTo(503);
         assertThat(mapper.describe(new PersistenceException(new SQLException("syntax", "42000"))).status()).isEqualTo(500);
+    }
+
+    @Test
+    void a_lock_wait_that_ran_out_is_a_503_busy_naming_the_lock_never_a_500() {
+        // What EclipseLink threw on Payara while a transaction held the billing row (issue 14): a 500 then.
+        Throwable h2 = new jakarta.persistence.PessimisticLockException(new SQLException(
+                "Timeout trying to lock table \"BILLING_CLOCK\"; SQL statement:", "HYT00", 50200));
+        Problem problem = mapper.describe(h2);
+        assertThat(problem.status()).isEqualTo(503);
+        assertThat(problem.type()).isEqualTo("urn:qaldy:problem:busy");
+        assertThat(problem.detail()).contains("BILLING_CLOCK");
+        assertThat(problem.headers()).containsEntry("Retry-After", LockBusy.RETRY_AFTER_SECONDS);
+
+        Problem named = mapper.describe(new RuntimeException(new LockBusy("the BILLING_CLOCK row")));
+        assertThat(named.status()).isEqualTo(503);
+        assertThat(named.detail()).contains("the BILLING_CLOCK row is held by another change");
+        assertThat(named.headers()).containsEntry("Retry-After", LockBusy.RETRY_AFTER_SECONDS);
+        assertThat(mapper.describe(new RuntimeException(new SQLException("Statement was canceled", "57014", 57014))).status())
+                .as("a cancelled statement is not a lock wait").isEqualTo(500);
     }
 }

@@ -95,6 +95,7 @@ public class Apps {
         } catch (PersistenceException raced) {
             throw new Conflict("the app name " + name + " is taken");
         }
+        feed.record(app); // its first sharing version: above any its name had before (no push: nobody remembers it)
         audit.fire(new Audited(me.email(), Audited.APP_CREATE, app.id(), name, name));
         if (kind.isPublic()) {
             audit.fire(new Audited(me.email(), Audited.APP_KIND, app.id(), name, kind.json()));
@@ -112,7 +113,7 @@ public class Apps {
         App app = guard.ownedForUpdate(me, name);
         if (app.kind() != kind) {
             app.changeKind(kind);
-            sharingChanged.fire(feed.record(name, app.sharingChanged()));
+            sharingChanged.fire(feed.record(app));
             audit.fire(new Audited(me.email(), Audited.APP_KIND, app.id(), name, kind.json()));
         }
         return view(app, AppView.OWNER);
@@ -162,7 +163,7 @@ public class Apps {
         em.createNamedQuery(DataRecord.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.remove(app);
         shields.clearFor(name); // the gates forget its shield settings
-        sharingChanged.fire(feed.record(name, app.sharingChanged()));
+        sharingChanged.fire(feed.record(app));
         audit.fire(new Audited(me.email(), Audited.APP_DELETE, app.id(), name, name));
     }
 

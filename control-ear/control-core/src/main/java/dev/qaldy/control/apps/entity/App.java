@@ -132,8 +132,18 @@ public class App {
         this.kind = Objects.requireNonNull(kind, "kind").json();
     }
 
-    /** Records a change of who may open the app; returns the new sharing version. */
-    public long sharingChanged() {
-        return ++sharingVersion;
+    /**
+     * Records a change of who may open the app (or its creation) as change {@code sequence} of the
+     * cell-wide sharing feed; returns the new sharing version: {@code sequence}, or one more than the
+     * last when that is higher (rows from before versions were feed places).
+     *
+     * <p>Versions are feed places so that they only rise per <em>name</em>, across a deletion and a
+     * new app under the same name: a gate keeps the newest version it saw of a name and never
+     * remembers an answer older than it (issue 14: a re-created app's answers were never remembered,
+     * so its people had no copy during an outage).
+     */
+    public long sharingChanged(long sequence) {
+        sharingVersion = Math.max(sharingVersion + 1, sequence);
+        return sharingVersion;
     }
 }

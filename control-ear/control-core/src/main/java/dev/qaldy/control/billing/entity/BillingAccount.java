@@ -1,6 +1,5 @@
 package dev.qaldy.control.billing.entity;
 
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -17,7 +16,6 @@ import java.util.Objects;
  * {@link BillingClock}, so the edge can fetch "what changed since" exactly.
  */
 @Entity
-@Cacheable(false) // read from the database every time: several control-plane processes may share it
 @Table(name = "BILLING_ACCOUNTS", indexes = @Index(name = "BILLING_ACCOUNTS_SEQ_IX", columnList = "STATE_SEQUENCE"))
 @NamedQuery(name = BillingAccount.CHANGED_SINCE,
         query = "SELECT a FROM BillingAccount a WHERE a.sequence > :since ORDER BY a.sequence")

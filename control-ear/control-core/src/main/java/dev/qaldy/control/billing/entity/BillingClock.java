@@ -1,7 +1,6 @@
 package dev.qaldy.control.billing.entity;
 
 import dev.qaldy.control.platform.entity.SequenceRow;
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
@@ -11,7 +10,6 @@ import jakarta.persistence.Table;
  * sequence S never misses one below S that commits later.
  */
 @Entity
-@Cacheable(false) // read from the database every time: several control-plane processes may share it
 @Table(name = "BILLING_CLOCK")
 public class BillingClock extends SequenceRow {
 

@@ -1,6 +1,5 @@
 package dev.qaldy.control.billing.entity;
 
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -15,7 +14,6 @@ import java.util.Objects;
  * once however often it is sent), with the answer it gave, which a retry gets again.
  */
 @Entity
-@Cacheable(false) // read from the database every time: several control-plane processes may share it
 @Table(name = "BILLING_BATCHES")
 @NamedQuery(name = UsageBatchRecord.DELETE_OLDER, query = "DELETE FROM UsageBatchRecord b WHERE b.receivedAt < :before")
 public class UsageBatchRecord {

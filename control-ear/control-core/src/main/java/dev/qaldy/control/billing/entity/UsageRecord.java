@@ -1,6 +1,5 @@
 package dev.qaldy.control.billing.entity;
 
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -14,7 +13,6 @@ import java.util.Objects;
 
 /** An app's billed usage in one period: requests, CPU milliseconds and their cost, for its owner's account. */
 @Entity
-@Cacheable(false) // read from the database every time: several control-plane processes may share it
 @Table(name = "BILLING_USAGE", uniqueConstraints = @UniqueConstraint(name = "BILLING_USAGE_UQ",
         columnNames = {"PERSON_ID", "PERIOD", "APP_NAME"}))
 @NamedQuery(name = UsageRecord.FIND, query = "SELECT u FROM UsageRecord u WHERE u.personId = :personId"

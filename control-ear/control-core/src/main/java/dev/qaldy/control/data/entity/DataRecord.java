@@ -2,7 +2,6 @@ package dev.qaldy.control.data.entity;
 
 import dev.qaldy.control.apps.entity.App;
 import jakarta.persistence.Basic;
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.FetchType;
@@ -21,7 +20,6 @@ import java.util.Objects;
 
 /** One JSON object in a collection of an app's data; its text was checked by {@link RecordBounds#record}. */
 @Entity
-@Cacheable(false)
 @Table(name = "DATA_RECORDS", indexes = @Index(name = "DATA_APP_COLLECTION_IX", columnList = "APP_ID,COLLECTION_NAME,ID"))
 @NamedQuery(name = DataRecord.PAGE, query = "SELECT r FROM DataRecord r WHERE r.app = :app AND r.collection = :collection"
         + " AND r.id > :after ORDER BY r.id")

@@ -48,6 +48,11 @@ public class Sessions {
      * @throws dev.qaldy.control.platform.control.TooManyAttempts after too many recent failures for the email
      * @throws NotSignedIn for an unknown email or a wrong password (recorded as a failure)
      */
+    // Outside a transaction: each step commits on its own, and a refused attempt's failure is recorded
+    // by SignInThrottle's REQUIRES_NEW with no transaction to suspend. Nested in one, Payara's interceptor
+    // never resumed the sign-in's transaction when the failure's commit threw, and that transaction kept
+    // its pooled connection for good (issue 14). The password hash is also checked holding no connection.
+    @Transactional(Transactional.TxType.NOT_SUPPORTED)
     public SignedSession signIn(String rawEmail, String password, String address) {
         String email = EmailAddress.normalizeLeniently(rawEmail);
         throttle.checkAllowed(email, address);

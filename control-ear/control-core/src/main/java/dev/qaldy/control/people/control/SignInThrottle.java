@@ -84,7 +84,10 @@ public class SignInThrottle {
         return Math.max(1, (freedAt - now.toEpochMilli() + 999) / 1000);
     }
 
-    /** Records a failure in its own transaction, so it stays even though the sign-in is refused. */
+    /**
+     * Records a failure in its own transaction, so it stays even though the sign-in is refused. Call it
+     * outside any transaction ({@link dev.qaldy.control.people.boundary.Sessions#signIn} does): see there.
+     */
     @Transactional(TxType.REQUIRES_NEW)
     public void recordFailure(String email, String address) {
         em.persist(new SignInFailure(email, address, clock.instant()));

@@ -8,7 +8,11 @@ import jakarta.transaction.Transactional;
 import jakarta.transaction.Transactional.TxType;
 import java.lang.reflect.InvocationTargetException;
 
-/** Creates a sequence table's one row, in a transaction of its own, the first time it is needed. */
+/**
+ * Creates a sequence table's one row, in a transaction of its own, the first time it is needed.
+ * {@link SequenceRows} calls it on the managed executor, a thread with no transaction: never from
+ * inside another transaction (see there why).
+ */
 @ApplicationScoped
 public class SequenceRowCreator {
 
@@ -16,7 +20,7 @@ public class SequenceRowCreator {
     EntityManager em;
 
     /** Inserts the row unless it exists; a concurrent insert makes this throw, which the caller ignores. */
-    @Transactional(TxType.REQUIRES_NEW)
+    @Transactional(TxType.REQUIRED)
     public void create(Class<? extends SequenceRow> type) {
         if (em.find(type, SequenceRow.ID) == null) {
             try {

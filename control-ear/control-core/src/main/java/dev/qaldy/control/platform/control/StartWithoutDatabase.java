@@ -89,7 +89,7 @@ public class StartWithoutDatabase extends SessionEventAdapter {
                 });
     }
 
-    /** The data source's connector, with the stand-in while logging in. */
+    /** The data source's connector, with the stand-in while logging in; every connection it gives is {@link GivenBackConnections#wrap wrapped}. */
     static final class Deferring implements Connector {
 
         private static final long serialVersionUID = 1L;
@@ -105,7 +105,7 @@ public class StartWithoutDatabase extends SessionEventAdapter {
         @Override
         public Connection connect(Properties properties, Session session) {
             try {
-                return connector.connect(properties, session);
+                return GivenBackConnections.wrap(connector.connect(properties, session));
             } catch (DatabaseException unreachable) {
                 if (owner.loggingIn != Thread.currentThread() || !DatabaseUnreachable.behind(unreachable)) {
                     throw unreachable;

@@ -8,8 +8,9 @@ import jakarta.persistence.MappedSuperclass;
  * A table of one row that hands out a sequence (1, 2, 3, …). A change locks the row
  * (pessimistic write) until its transaction ends, so sequences commit in the order they are
  * taken: a reader that read everything up to S never misses a record below S that commits later.
- * Each subclass is its own table ({@code ID}, {@code LAST_SEQUENCE}); mark it
- * {@code @Cacheable(false)}, since several control-plane processes may share the database.
+ * Each subclass is its own table ({@code ID}, {@code LAST_SEQUENCE}); like every entity it is read
+ * from the database each time (no shared cache: {@code persistence.xml}), since several
+ * control-plane processes may share the database.
  */
 @MappedSuperclass
 public abstract class SequenceRow {

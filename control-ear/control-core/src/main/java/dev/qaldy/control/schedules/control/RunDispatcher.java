@@ -18,8 +18,10 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
@@ -33,6 +35,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -44,7 +47,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * the cap. For each run: {@link RunAdmission} (no → waiting-for-cap), claim (exactly one
  * dispatcher wins), {@code POST {qaldy.runtime.url}/.qaldy/jobs/{job}} with the service token,
  * {@code X-Qaldy-App} and {@code X-Qaldy-Run}, and the outcome with the handler's log lines.
- * A runtime host that cannot be reached or answers an error fails the run with that reason.
+ * A runtime host that cannot be reached (connection refused, no connection in time: the handler
+ * never started) leaves the run queued for the next tick, until it has waited
+ * {@code qaldy.scheduler.undelivered-max-age} (1 h) since it was queued (issue 14: the soak found
+ * webhooks answered 202 whose runs failed while the runtime host restarted, so they never ran); one
+ * that answers an error, or stops answering once it has the run, fails it with that reason (the
+ * handler may have run, so it is never sent twice). An outcome the database cannot take when the
+ * runtime host answers (it went away meanwhile) is kept and recorded once it is back
+ * ({@link UnrecordedOutcomes}).
  * <p>
  * At most {@code qaldy.scheduler.dispatch-concurrency} runs are sent at once: that many workers on
  * the executor, each taking the next run from a bounded backlog of at most {@link #MAX_BACKLOG} ids
@@ -74,6 +84,9 @@ public class RunDispatcher {
     RunAdmission admission;
 
     @Inject
+    UnrecordedOutcomes unrecorded;
+
+    @Inject
     ServiceToken serviceToken;
 
     @Inject
@@ -93,6 +106,11 @@ public class RunDispatcher {
     @Inject
     @ConfigProperty(name = "qaldy.scheduler.dispatch-concurrency", defaultValue = "4")
     int concurrency;
+
+    /** How long a run waits in the queue for a runtime host that cannot be reached before it fails. */
+    @Inject
+    @ConfigProperty(name = "qaldy.scheduler.undelivered-max-age", defaultValue = "PT1H")
+    Duration undeliveredMaxAge;
 
     /** Runs in the backlog or being sent by this process: only saves work, never decides who runs (the claim does). */
     private final Set<Long> known = ConcurrentHashMap.newKeySet();
@@ -121,6 +139,10 @@ public class RunDispatcher {
      * @return how many runs were put in the backlog
      */
     public int dispatchPending() {
+        int recorded = unrecorded.recordAll(queue); // before stale runs are failed: these have their outcome
+        if (recorded > 0) {
+            log.log(Level.INFO, "scheduler: recorded {0} run outcomes the database missed while it was away", recorded);
+        }
         queue.failStale(clock.instant().minus(jobTimeout.multipliedBy(2)).minusSeconds(30));
         int submitted = 0;
         for (long id : queue.dispatchable(BATCH)) {
@@ -259,13 +281,50 @@ public class RunDispatcher {
             return;
         }
         Outcome outcome = send(claimed);
-        queue.finish(runId, outcome.succeeded(), outcome.log());
+        String lines = String.join("; ", outcome.log());
+        if (!outcome.delivered()) {
+            boolean again;
+            try {
+                again = queue.undelivered(runId, lines, undeliveredMaxAge);
+            } catch (RuntimeException e) {
+                keep(runId, q -> q.undelivered(runId, lines, undeliveredMaxAge), "not delivered", e);
+                return;
+            }
+            log.log(Level.INFO, "scheduler: run {0} of {1} job {2} not delivered ({3}); {4}", new Object[] {runId, claimed.app(),
+                    claimed.job(), lines, again ? "queued for the next tick" : "failed, too old"});
+            return;
+        }
+        try {
+            queue.finish(runId, outcome.succeeded(), outcome.log());
+        } catch (RuntimeException e) {
+            keep(runId, q -> q.finish(runId, outcome.succeeded(), outcome.log()), outcome.succeeded() ? "succeeded" : "failed", e);
+            return;
+        }
         log.log(outcome.succeeded() ? Level.FINE : Level.INFO, "scheduler: run {0} of {1} job {2} ({3}) {4}",
                 new Object[] {runId, claimed.app(), claimed.job(), claimed.actor(), outcome.succeeded() ? "succeeded" : "failed"});
     }
 
-    /** How a run ended, with the lines for its log. */
-    record Outcome(boolean succeeded, List<String> log) {
+    /** An outcome the database could not take now: kept and recorded at a later tick ({@link UnrecordedOutcomes}). */
+    private void keep(long runId, Consumer<RunQueue> record, String outcome, RuntimeException why) {
+        if (unrecorded.keep(runId, record)) {
+            log.log(Level.WARNING, "scheduler: run {0} {1}, but its outcome could not be recorded now (database down?): {2};"
+                    + " recorded at a later tick once the database answers", new Object[] {runId, outcome, why.toString()});
+        } else {
+            log.log(Level.WARNING, "scheduler: run {0} {1}, but its outcome could not be recorded now ({2}) and {3} outcomes"
+                    + " wait already; it will be failed as stale", new Object[] {runId, outcome, why.toString(), unrecorded.size()});
+        }
+    }
+
+    /** How a run ended, with the lines for its log; not {@code delivered} when the handler never started. */
+    record Outcome(boolean succeeded, boolean delivered, List<String> log) {
+
+        Outcome(boolean succeeded, List<String> log) {
+            this(succeeded, true, log);
+        }
+
+        static Outcome undelivered(String why) {
+            return new Outcome(false, false, List.of(why));
+        }
     }
 
     Outcome send(RunQueue.Claimed run) {
@@ -287,6 +346,8 @@ public class RunDispatcher {
         HttpResponse<byte[]> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (ConnectException | HttpConnectTimeoutException e) {
+            return Outcome.undelivered("the runtime host could not be reached: " + e);
         } catch (IOException e) {
             return new Outcome(false, List.of("the runtime host could not be reached or did not answer: " + e));
         } catch (InterruptedException e) {

@@ -9,6 +9,7 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import jakarta.transaction.Transactional.TxType;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -76,6 +77,17 @@ public class RunQueue {
         if (run != null && run.state() == RunState.RUNNING) {
             run.finish(succeeded, log, clock.instant());
         }
+    }
+
+    /**
+     * A claimed run whose runtime host could not be reached (the handler never started): queued
+     * again for a later tick, or failed once it has waited {@code maxAge} since it was queued.
+     *
+     * @return true when it is queued again
+     */
+    public boolean undelivered(long runId, String why, Duration maxAge) {
+        Run run = em.find(Run.class, runId);
+        return run != null && run.undelivered(why, clock.instant(), maxAge);
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.qaldy.control.schedules.entity;
 
 import dev.qaldy.control.apps.entity.App;
 import jakarta.persistence.Basic;
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
@@ -17,6 +16,7 @@ import jakarta.persistence.NamedQuery;
 import jakarta.persistence.SequenceGenerator;
 import jakarta.persistence.Table;
 import jakarta.persistence.UniqueConstraint;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +29,6 @@ import java.util.Objects;
  * Not cached: several control planes share one database.
  */
 @Entity
-@Cacheable(false)
 @Table(name = "RUNS",
         uniqueConstraints = @UniqueConstraint(name = "RUNS_SCHEDULE_TICK_UQ", columnNames = {"SCHEDULE_ID", "TICK"}),
         indexes = {@Index(name = "RUNS_APP_IX", columnList = "APP_ID"), @Index(name = "RUNS_STATE_IX", columnList = "STATE")})
@@ -162,6 +161,31 @@ public class Run {
         state = succeeded ? RunState.SUCCEEDED : RunState.FAILED;
         log = boundedLog(lines);
         finishedAt = at.toEpochMilli();
+    }
+
+    /**
+     * The runtime host could not be reached, so the handler never started: the run goes back to the
+     * queue and is sent again on a later tick (an accepted webhook or a tick is not lost to a
+     * runtime host that restarts), until it has waited {@code maxAge} since it was queued; then it
+     * fails, saying why.
+     *
+     * @param why what the dispatcher saw (connection refused, no connection in time)
+     * @return true when it is queued again, false when it failed
+     */
+    public boolean undelivered(String why, Instant at, Duration maxAge) {
+        if (state != RunState.RUNNING) {
+            return false;
+        }
+        if (at.isAfter(Instant.ofEpochMilli(createdAt).plus(maxAge))) {
+            finish(false, List.of("not delivered: " + why + "; the runtime host could not be reached for " + maxAge
+                    + " since the run was queued, after " + attempts + " attempts"), at);
+            return false;
+        }
+        state = RunState.QUEUED;
+        startedAt = null;
+        log = boundedLog(List.of("not delivered yet (attempt " + attempts + "): " + why
+                + "; the handler never started, and the run is sent again on the next tick"));
+        return true;
     }
 
     static String boundedLog(List<String> lines) {

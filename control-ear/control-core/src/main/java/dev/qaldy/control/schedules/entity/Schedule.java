@@ -1,7 +1,6 @@
 package dev.qaldy.control.schedules.entity;
 
 import dev.qaldy.control.apps.entity.App;
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -21,7 +20,6 @@ import java.util.Objects;
  * store) and only ever moves forward. Not cached: several control planes share one database.
  */
 @Entity
-@Cacheable(false)
 @Table(name = "SCHEDULES")
 @NamedQuery(name = Schedule.OF_APP, query = "SELECT s FROM Schedule s WHERE s.app = :app ORDER BY s.id")
 @NamedQuery(name = Schedule.COUNT_OF_APP, query = "SELECT COUNT(s) FROM Schedule s WHERE s.app = :app")

@@ -65,7 +65,7 @@ public class Shares {
         }
         Share share = new Share(app, email, clock.instant());
         em.persist(share);
-        sharingChanged.fire(feed.record(app.name(), app.sharingChanged()));
+        sharingChanged.fire(feed.record(app));
         audit.fire(new Audited(me.email(), Audited.SHARE, app.id(), app.name(), email));
         return share;
     }
@@ -82,7 +82,7 @@ public class Shares {
                 .getResultStream().findFirst()
                 .orElseThrow(() -> new NotFound(appName + " is not shared with " + email));
         em.remove(share);
-        sharingChanged.fire(feed.record(app.name(), app.sharingChanged()));
+        sharingChanged.fire(feed.record(app));
         audit.fire(new Audited(me.email(), Audited.REVOKE, app.id(), app.name(), email));
     }
 }

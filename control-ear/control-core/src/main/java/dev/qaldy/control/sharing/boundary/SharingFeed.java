@@ -1,5 +1,6 @@
 package dev.qaldy.control.sharing.boundary;
 
+import dev.qaldy.control.apps.entity.App;
 import dev.qaldy.control.platform.control.SequenceRows;
 import dev.qaldy.control.sharing.control.GateCursors;
 import dev.qaldy.control.sharing.entity.SharingChange;
@@ -66,20 +67,21 @@ public class SharingFeed {
     Clock clock;
 
     /**
-     * Writes a change to the feed in the caller's transaction (which locks the feed's clock until
-     * it ends) and returns the event to fire for the gates' push.
-     *
-     * @param app            the app's name
-     * @param sharingVersion the app's sharing version after the change ({@code App#sharingChanged})
+     * Writes a change of who may open {@code app} to the feed in the caller's transaction (which
+     * locks the feed's clock until it ends), raises the app's sharing version to the change's place
+     * in the feed ({@link App#sharingChanged(long)}), and returns the event to fire for the gates'
+     * push. A new app is recorded too (no push needed: nobody remembers it), so its versions start
+     * above every version its name had before a deletion.
      */
     @Transactional(TxType.MANDATORY)
-    public SharingChanged record(String app, long sharingVersion) {
+    public SharingChanged record(App app) {
         long seq = sequence.next(SharingClock.class);
-        em.persist(new SharingChange(seq, app, sharingVersion, clock.millis()));
+        long sharingVersion = app.sharingChanged(seq);
+        em.persist(new SharingChange(seq, app.name(), sharingVersion, clock.millis()));
         if (seq > KEPT) {
             em.createNamedQuery(SharingChange.DELETE_UP_TO).setParameter("floor", seq - KEPT).executeUpdate();
         }
-        return new SharingChanged(app, sharingVersion, seq);
+        return new SharingChanged(app.name(), sharingVersion, seq);
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.qaldy.control.sharing.entity;
 
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -15,7 +14,6 @@ import java.util.Objects;
  * more than the kept number exist; a gate further behind than that is told so and forgets all.
  */
 @Entity
-@Cacheable(false) // several control-plane processes may share the database
 @Table(name = "SHARING_CHANGES")
 @NamedQuery(name = SharingChange.AFTER, query = "SELECT c FROM SharingChange c WHERE c.sequence > :since ORDER BY c.sequence")
 @NamedQuery(name = SharingChange.DELETE_UP_TO, query = "DELETE FROM SharingChange c WHERE c.sequence <= :floor")

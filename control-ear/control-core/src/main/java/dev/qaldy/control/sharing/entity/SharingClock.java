@@ -1,7 +1,6 @@
 package dev.qaldy.control.sharing.entity;
 
 import dev.qaldy.control.platform.entity.SequenceRow;
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
@@ -11,7 +10,6 @@ import jakarta.persistence.Table;
  * never misses one below S that commits later (the same rule as the shield clock).
  */
 @Entity
-@Cacheable(false)
 @Table(name = "SHARING_CLOCK")
 public class SharingClock extends SequenceRow {
 

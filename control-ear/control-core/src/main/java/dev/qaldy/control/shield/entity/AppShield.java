@@ -1,6 +1,5 @@
 package dev.qaldy.control.shield.entity;
 
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -15,7 +14,6 @@ import java.util.Objects;
  * removed, so every gate learns to forget them (a deleted row would never reach a gate's feed).
  */
 @Entity
-@Cacheable(false) // several control-plane processes may share the database
 @Table(name = "APP_SHIELDS")
 @NamedQuery(name = AppShield.CHANGED_SINCE, query = "SELECT s FROM AppShield s WHERE s.sequence > :since ORDER BY s.sequence")
 public class AppShield {

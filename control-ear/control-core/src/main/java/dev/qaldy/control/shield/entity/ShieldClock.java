@@ -1,7 +1,6 @@
 package dev.qaldy.control.shield.entity;
 
 import dev.qaldy.control.platform.entity.SequenceRow;
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
@@ -11,7 +10,6 @@ import jakarta.persistence.Table;
  * never misses one below S that commits later.
  */
 @Entity
-@Cacheable(false)
 @Table(name = "SHIELD_CLOCK")
 public class ShieldClock extends SequenceRow {
 

@@ -1,6 +1,5 @@
 package dev.qaldy.control.webhooks.entity;
 
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -19,7 +18,6 @@ import java.util.Objects;
  * and the run it queued.
  */
 @Entity
-@Cacheable(false)
 @Table(name = "HOOK_DELIVERIES", uniqueConstraints = {
         @UniqueConstraint(name = "DELIVERIES_ID_UQ", columnNames = "DELIVERY_ID"),
         @UniqueConstraint(name = "DELIVERIES_HOOK_KEY_UQ", columnNames = {"HOOK_ID", "IDEMPOTENCY_KEY"})})

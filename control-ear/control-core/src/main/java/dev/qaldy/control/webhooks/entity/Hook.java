@@ -3,7 +3,6 @@ package dev.qaldy.control.webhooks.entity;
 import dev.qaldy.control.apps.entity.App;
 import dev.qaldy.control.platform.control.InvalidInput;
 import dev.qaldy.control.schedules.entity.JobName;
-import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -25,7 +24,6 @@ import java.util.regex.Pattern;
  * hook is created. Not cached: several control planes share one database.
  */
 @Entity
-@Cacheable(false)
 @Table(name = "HOOKS", uniqueConstraints = @UniqueConstraint(name = "HOOKS_APP_NAME_UQ", columnNames = {"APP_ID", "NAME"}))
 @NamedQuery(name = Hook.OF_APP, query = "SELECT h FROM Hook h WHERE h.app = :app ORDER BY h.name")
 @NamedQuery(name = Hook.BY_NAME, query = "SELECT h FROM Hook h WHERE h.app = :app AND h.name = :name")

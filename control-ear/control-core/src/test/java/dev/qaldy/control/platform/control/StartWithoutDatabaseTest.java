@@ -70,7 +70,10 @@ class StartWithoutDatabaseTest {
         listener.preLogin(new SessionEvent(SessionEvent.PreLogin, session));
         DatabaseLogin copy = (DatabaseLogin) session.getDatasourceLogin().clone();
 
-        assertThat(connectThroughLogin()).isSameAs(connector.connection);
+        Connection given = connectThroughLogin();
+        assertThat(given.toString()).as("the data source's own connection").isEqualTo(connector.connection.toString());
+        assertThat(given).as("wrapped, so EclipseLink gives it back to the pool (GivenBackConnections)").isNotSameAs(connector.connection);
+        assertThat(GivenBackConnections.wrap(given)).isSameAs(given);
         assertThat(copy.getConnector()).isInstanceOf(StartWithoutDatabase.Deferring.class);
         connector.fails = DatabaseException.sqlException(new SQLNonTransientConnectionException("Connection refused", "08001"));
         assertThat(copy.getConnector().connect(new Properties(), session).toString()).contains("database unreachable at start");

@@ -74,6 +74,7 @@ class RunDispatcherTest {
         dispatcher.executor = (ManagedExecutorService) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {ManagedExecutorService.class}, (proxy, method, args) -> method.invoke(pool, args));
         dispatcher.queue = table;
+        dispatcher.unrecorded = new UnrecordedOutcomes();
         dispatcher.concurrency = CONCURRENCY;
         dispatcher.log = Logger.getLogger(RunDispatcherTest.class.getName());
         return dispatcher;

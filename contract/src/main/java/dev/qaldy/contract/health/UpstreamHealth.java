@@ -1,0 +1,521 @@
+package dev.qaldy.contract.health;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One process's view of whether an upstream answers (the control plane, seen from the gate or the
+ * runtime host), shared by every check that calls it (issue 14: each check used to keep a breaker
+ * of its own, whose half-open probe was a person's request).
+ * <ul>
+ * <li><b>Up</b>: calls are made, each bounded by its own timeout. A background heartbeat asks the
+ * upstream whenever nothing answered for {@code heartbeat}, so a hang is found by the heartbeat,
+ * not by the first person whose remembered answer runs out of freshness.
+ * <li><b>Suspect</b>: a call or the heartbeat got no answer; the background probe asks at once
+ * whether the upstream answers. A caller that has something remembered to answer with answers from
+ * it ({@link #inDoubt()}); a caller with nothing remembered still calls, so a process's own slowness
+ * (a cold client, a loaded machine) costs the one call that timed out, not every request of the next
+ * second.
+ * <li><b>Failing since T</b>: calls on behalf of a request are not made ({@link #failing()}); the
+ * caller treats that as the upstream's failure at once (the copy, or 503), so nobody waits. A
+ * background probe ({@link #runProber}) asks the upstream at once and then {@code probeInterval}
+ * after each probe ended (one at a time, each bounded by the probe's own timeout, so a hung upstream
+ * gets one probe per timeout + interval, not a pile of them); its first answer turns the view up,
+ * so requests ask again within about one interval of the upstream's return.
+ * </ul>
+ * The view is fed by every call's outcome ({@link Call}): a call that got no answer (connection
+ * refused or reset, timeout) makes it suspect, and the probe that follows at once turns it failing
+ * when it gets no answer either (failing since the first failure: within one heartbeat plus two probe
+ * timeouts of a hang's start when nobody calls, one call timeout plus one probe timeout when
+ * someone does); answers that are errors (5xx, a server's page that is
+ * not the API's) turn it failing after {@value #ERROR_ANSWERS_IN_A_ROW} in a row with no answer
+ * between, so one endpoint's error does not send the process into outage mode; any answer, of a
+ * call or a probe, turns it up. A failure of a call started before the view last turned is ignored: it says nothing
+ * of the upstream since. The seed's rules (what a failure allows) stay with the callers; this only
+ * says whether to call. Times come from the injected clock (ms); a clock that steps back makes the
+ * next probe due at once.
+ */
+public final class UpstreamHealth {
+
+    /** What the control plane's probe asks: its cheap "is it answering?" question (200 while the API and its database answer). */
+    public static final String CONTROL_PLANE_PROBE = "/api/v1/ping";
+    /** Error answers in a row (no answer between) that turn the view failing. */
+    public static final int ERROR_ANSWERS_IN_A_ROW = 3;
+    /** Longest the prober parks before it looks again, ms (so a stop is seen). */
+    static final long IDLE_MS = 1_000;
+
+    /** The view's state. */
+    public enum State { UP, SUSPECT, FAILING }
+
+    /** How a call failed. */
+    public enum Failure {
+        /** Connection refused or reset, a timeout: the upstream did not answer. */
+        NO_ANSWER,
+        /** The upstream answered with an error: a 5xx, or its server's own page instead of the API. */
+        ERROR_ANSWER
+    }
+
+    /** Asks the upstream in the background; returns when it answered as it should, throws otherwise. */
+    @FunctionalInterface
+    public interface Probe {
+        void ask() throws Exception;
+    }
+
+    /**
+     * What the view says now.
+     *
+     * @param since  when the current state began
+     * @param reason the last failure seen while failing (a call's or a probe's); null while up
+     * @param probes background probes made since the view turned failing (0 while up)
+     */
+    public record View(State state, Instant since, String reason, long probes) {
+    }
+
+    private final String name;
+    private final Clock clock;
+    private final Duration probeInterval;
+    private final long heartbeatMs;
+    private final Probe probe;
+    private final Logger log;
+    private final Object lock = new Object();
+    private final List<Runnable> onUp = new CopyOnWriteArrayList<>();
+    private volatile boolean failing;
+    /** A call or the heartbeat got no answer while up; the next probe decides. */
+    private volatile boolean suspect;
+    /** When the upstream last answered (a call or a probe), ms of the clock. */
+    private volatile long lastAnswerMs;
+    private Instant suspectSince;
+    /** Counts the view's turns; a call remembers the one it started in. */
+    private volatile long turns;
+    private volatile Thread prober;
+    private Instant since;
+    private String reason;
+    private int errorAnswers;
+    private long nextProbeMs;
+    private long probes;
+
+    /**
+     * A view with no heartbeat: while up it asks only after a call got no answer.
+     *
+     * @see #UpstreamHealth(String, Clock, Duration, Duration, Probe, Logger)
+     */
+    public UpstreamHealth(String name, Clock clock, Duration probeInterval, Probe probe, Logger log) {
+        this(name, clock, probeInterval, Duration.ZERO, probe, log);
+    }
+
+    /**
+     * @param name          the upstream, for the log (e.g. "control plane")
+     * @param clock         the process's clock
+     * @param probeInterval how often the background probe asks while failing (positive)
+     * @param heartbeat     while up, the probe asks once nothing answered for this long
+     *                      ({@code qaldy.health.heartbeat}); zero for no heartbeat
+     * @param probe         the background probe, bounded in time by itself
+     * @param log           where the view's turns are written (INFO), and each failed probe (FINE)
+     */
+    public UpstreamHealth(String name, Clock clock, Duration probeInterval, Duration heartbeat, Probe probe, Logger log) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.probeInterval = Objects.requireNonNull(probeInterval, "probeInterval");
+        this.probe = Objects.requireNonNull(probe, "probe");
+        this.log = Objects.requireNonNull(log, "log");
+        if (probeInterval.isNegative() || probeInterval.isZero()) {
+            throw new IllegalArgumentException("the probe interval must be positive: " + probeInterval);
+        }
+        if (heartbeat == null || heartbeat.isNegative()) {
+            throw new IllegalArgumentException("qaldy.health.heartbeat must be zero or positive: " + heartbeat);
+        }
+        this.heartbeatMs = heartbeat.toMillis();
+        this.since = clock.instant();
+        this.lastAnswerMs = since.toEpochMilli();
+    }
+
+    /**
+     * The view of the control plane at {@code base} (its URL, e.g. {@code qaldy.control.url}) that the
+     * gate and the runtime host keep, probing {@value #CONTROL_PLANE_PROBE}.
+     *
+     * @param probeInterval {@code qaldy.health.probe-interval}
+     * @param heartbeat     {@code qaldy.health.heartbeat}
+     * @param probeTimeout  {@code qaldy.health.probe-timeout}, positive
+     */
+    public static UpstreamHealth controlPlane(String base, Duration probeInterval, Duration heartbeat, Duration probeTimeout,
+            Clock clock, Logger log) {
+        if (probeTimeout == null || probeTimeout.isNegative() || probeTimeout.isZero()) {
+            throw new IllegalArgumentException("qaldy.health.probe-timeout must be positive: " + probeTimeout);
+        }
+        URI probe = URI.create(base.trim().replaceAll("/+$", "") + CONTROL_PLANE_PROBE);
+        return new UpstreamHealth("control plane", clock, probeInterval, heartbeat, httpGet(probe, probeTimeout), log);
+    }
+
+    /** A probe that GETs {@code target} and counts a 2xx as an answer; bounded by {@code timeout} end to end. */
+    public static Probe httpGet(URI target, Duration timeout) {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpRequest request = HttpRequest.newBuilder(target).timeout(timeout).header("Accept", "application/json").GET().build();
+        return () -> {
+            CompletableFuture<HttpResponse<Void>> exchange = http.sendAsync(request, HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> response;
+            try {
+                response = exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                exchange.cancel(true);
+                throw new IOException("no answer from " + target + " within " + timeout);
+            } catch (InterruptedException e) {
+                exchange.cancel(true);
+                throw e;
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof java.net.http.HttpTimeoutException) {
+                    throw new IOException("no answer from " + target + " within " + timeout, e.getCause());
+                }
+                throw new IOException(target + ": " + e.getCause(), e.getCause());
+            }
+            if (response.statusCode() / 100 != 2) {
+                throw new IOException(target + " answered HTTP " + response.statusCode());
+            }
+        };
+    }
+
+    /** True while the view says failing: a request's call is not made. */
+    public boolean failing() {
+        return failing;
+    }
+
+    /**
+     * True while failing, and while suspect (a call or the heartbeat just got no answer and a probe
+     * is deciding): a caller that has something remembered to answer with answers from it rather
+     * than call, so nobody on a copy waits for an upstream in doubt. A caller with nothing
+     * remembered calls unless {@link #failing()}.
+     */
+    public boolean inDoubt() {
+        return failing || suspect;
+    }
+
+    /** The view now. */
+    public View view() {
+        synchronized (lock) {
+            return new View(failing ? State.FAILING : suspect ? State.SUSPECT : State.UP, since, reason, probes);
+        }
+    }
+
+    /** Why a call was not made, for the exception the caller raises: names the upstream, since when, and why. */
+    public String notAsked() {
+        synchronized (lock) {
+            if (!failing && suspect) {
+                return "the " + name + " is in doubt since " + suspectSince + " (" + reason + "); not asked";
+            }
+            return "the " + name + " has been failing since " + since + " (" + reason + "); not asked";
+        }
+    }
+
+    /** Runs {@code listener} (quick, never throwing on purpose) each time the view turns up. */
+    public void onUp(Runnable listener) {
+        onUp.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Starts one call: report how it ended on the returned {@link Call}. Check {@link #failing()} first. */
+    public Call call() {
+        return new Call(turns, clock.millis(), Ledger.CURRENT.get());
+    }
+
+    /** One call to the upstream, from its start; tells the view and the caller's {@link Ledger} how it ended. */
+    public final class Call {
+
+        private final long turn;
+        private final long startMs;
+        private final Ledger ledger;
+        private boolean ended;
+
+        private Call(long turn, long startMs, Ledger ledger) {
+            this.turn = turn;
+            this.startMs = startMs;
+            this.ledger = ledger;
+        }
+
+        /** The upstream answered (any answer of its API, a 4xx included). */
+        public void answered() {
+            if (end()) {
+                UpstreamHealth.this.answered("a call");
+            }
+        }
+
+        /** The call failed as the upstream's failure ({@code kind}); {@code why} goes to the log. */
+        public void failed(Failure kind, String why) {
+            if (end()) {
+                UpstreamHealth.this.failed(turn, Objects.requireNonNull(kind, "kind"), why);
+            }
+        }
+
+        /** The call ended without telling anything of the upstream (the caller's own error). */
+        public void abandoned() {
+            end();
+        }
+
+        private boolean end() {
+            if (ended) {
+                return false;
+            }
+            ended = true;
+            if (ledger != null) {
+                ledger.add(Math.max(0, clock.millis() - startMs));
+            }
+            return true;
+        }
+    }
+
+    private void answered(String how) {
+        lastAnswerMs = clock.millis();
+        synchronized (lock) {
+            errorAnswers = 0;
+            if (suspect && !failing) {
+                suspect = false;
+                turns++; // calls that failed before this answer say nothing of the upstream since
+                reason = null;
+                probes = 0;
+                log.log(Level.FINE, "{0}: answers ({1}); the call without an answer was its own", new Object[] {name, how});
+                return;
+            }
+            if (!failing) {
+                return;
+            }
+            Instant now = clock.instant();
+            log.log(Level.INFO, "{0}: answers again ({1}) after {2} failing; requests ask it again",
+                    new Object[] {name, how, Duration.between(since, now)});
+            failing = false;
+            suspect = false;
+            turns++;
+            since = now;
+            reason = null;
+            probes = 0;
+        }
+        for (Runnable listener : onUp) {
+            try {
+                listener.run();
+            } catch (RuntimeException e) {
+                log.log(Level.WARNING, name + ": a listener of the view failed", e);
+            }
+        }
+    }
+
+    private void failed(long turn, Failure kind, String why) {
+        Thread wake;
+        synchronized (lock) {
+            if (turn != turns) {
+                return; // started before the view last turned: it says nothing of the upstream since
+            }
+            if (failing) {
+                reason = why;
+                return;
+            }
+            if (kind == Failure.NO_ANSWER) {
+                if (suspect) {
+                    return;
+                }
+                suspect = true;
+                suspectSince = clock.instant();
+                reason = why;
+                probes = 0;
+                nextProbeMs = suspectSince.toEpochMilli();
+                wake = prober;
+                log.log(Level.FINE, "{0}: a call got no answer ({1}); a probe asks it at once", new Object[] {name, why});
+            } else if (++errorAnswers < ERROR_ANSWERS_IN_A_ROW) {
+                return;
+            } else {
+                turnFailing(clock.instant(), why);
+                wake = prober;
+            }
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake);
+        }
+    }
+
+    /** Turns the view failing since {@code from}; the caller holds the lock. */
+    private void turnFailing(Instant from, String why) {
+        failing = true;
+        suspect = false;
+        turns++;
+        since = from;
+        reason = why;
+        errorAnswers = 0;
+        nextProbeMs = clock.millis();
+        log.log(Level.INFO, "{0}: failing since {1} ({2}); requests do not call it and use what is remembered, "
+                + "while a background probe asks it every {3}", new Object[] {name, from, why, probeInterval});
+    }
+
+    /**
+     * One step of the prober: while suspect or failing and a probe is due, makes it (blocking for at
+     * most the probe's own bound); an answer turns the view up, no answer turns a suspect view failing.
+     * While up, once nothing answered for the heartbeat, makes the heartbeat probe: no answer makes the
+     * view suspect, and the next probe is due at once.
+     *
+     * @return ms until the next step is wanted (up to {@value #IDLE_MS}; a turn to failing wakes the prober sooner)
+     */
+    public long probeIfDue() {
+        long interval = probeInterval.toMillis();
+        boolean heartbeat;
+        long turn;
+        Instant started = clock.instant();
+        synchronized (lock) {
+            heartbeat = !failing && !suspect;
+            if (heartbeat) {
+                long quiet = started.toEpochMilli() - lastAnswerMs;
+                if (heartbeatMs == 0) {
+                    return IDLE_MS;
+                }
+                if (quiet >= 0 && quiet < heartbeatMs) {
+                    return Math.min(IDLE_MS, heartbeatMs - quiet);
+                }
+            } else {
+                long wait = nextProbeMs - started.toEpochMilli();
+                if (wait > 0 && wait <= interval) {
+                    return wait;
+                }
+                probes++;
+            }
+            turn = turns;
+        }
+        try {
+            probe.ask();
+            answered(heartbeat ? "the heartbeat" : "a background probe");
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            synchronized (lock) {
+                if (heartbeat && turn == turns && !failing && !suspect) {
+                    suspect = true;
+                    suspectSince = started;
+                    reason = "heartbeat: " + e.getMessage();
+                    probes = 0;
+                    nextProbeMs = clock.millis(); // the probe that decides, at once
+                    log.log(Level.FINE, "{0}: the heartbeat got no answer ({1}); a probe asks it at once",
+                            new Object[] {name, e.getMessage()});
+                } else if (!heartbeat || turn == turns) {
+                    if (suspect) {
+                        turnFailing(suspectSince, reason + "; probe: " + e.getMessage());
+                    }
+                    if (failing) {
+                        reason = "probe: " + e.getMessage();
+                        nextProbeMs = clock.millis() + interval; // from the probe's end
+                    }
+                }
+            }
+            log.log(Level.FINE, "{0}: a background probe failed: {1}", new Object[] {name, e.toString()});
+        }
+        synchronized (lock) {
+            if (failing || suspect) {
+                return Math.max(0, Math.min(IDLE_MS, nextProbeMs - clock.millis()));
+            }
+            return heartbeatMs == 0 ? IDLE_MS : Math.max(0, Math.min(IDLE_MS, heartbeatMs - (clock.millis() - lastAnswerMs)));
+        }
+    }
+
+    /**
+     * Starts {@link #runProber} on a new thread of {@code threads} (the container's managed thread
+     * factory), named {@code name}, and logs what it does; running the returned handle stops it
+     * (from a {@code @PreDestroy}, which may throw no checked exception).
+     */
+    public Runnable startProber(ThreadFactory threads, String name) {
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread thread = threads.newThread(() -> runProber(running::get));
+        thread.setName(name);
+        thread.start();
+        log.log(Level.INFO, "{0}: while it fails, requests do not call it; a background probe asks it every {1} until it answers"
+                + (heartbeatMs > 0 ? ", and asks whenever nothing answered for {2} ms" : ""),
+                new Object[] {this.name, probeInterval, Long.toString(heartbeatMs)});
+        return () -> {
+            running.set(false);
+            thread.interrupt();
+        };
+    }
+
+    /**
+     * Runs the background prober on the calling thread (a managed thread of the application) until
+     * {@code running} turns false or the thread is interrupted: the heartbeat while up, probing while in doubt or failing.
+     */
+    public void runProber(BooleanSupplier running) {
+        prober = Thread.currentThread();
+        try {
+            while (running.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
+                long waitMs = probeIfDue();
+                if (waitMs > 0) {
+                    LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(Math.min(waitMs, IDLE_MS)));
+                }
+            }
+        } finally {
+            prober = null;
+        }
+    }
+
+    /**
+     * What the current thread waited on upstream calls since it opened its ledger (a request's own
+     * calls, for its {@code Server-Timing} header): how many calls and their ms. Calls a thread makes
+     * without an open ledger are counted nowhere.
+     */
+    public static final class Ledger implements AutoCloseable {
+
+        static final ThreadLocal<Ledger> CURRENT = new ThreadLocal<>();
+
+        private int calls;
+        private long waitedMs;
+
+        private Ledger() {
+        }
+
+        /** The current thread's open ledger, if any. */
+        public static java.util.Optional<Ledger> current() {
+            return java.util.Optional.ofNullable(CURRENT.get());
+        }
+
+        /** Opens a new, empty ledger for the current thread (replacing any left open). */
+        public static Ledger open() {
+            Ledger ledger = new Ledger();
+            CURRENT.set(ledger);
+            return ledger;
+        }
+
+        synchronized void add(long ms) {
+            calls++;
+            waitedMs += ms;
+        }
+
+        /** Upstream calls made since the ledger was opened. */
+        public synchronized int calls() {
+            return calls;
+        }
+
+        /** Their ms, added up. */
+        public synchronized long waitedMs() {
+            return waitedMs;
+        }
+
+        /** A {@code Server-Timing} entry (W3C Server Timing): {@code metric;dur=<ms>;desc="<n> calls"}. */
+        public synchronized String serverTiming(String metric) {
+            return metric + ";dur=" + waitedMs + ";desc=\"" + calls + (calls == 1 ? " call\"" : " calls\"");
+        }
+
+        @Override
+        public void close() {
+            if (CURRENT.get() == this) {
+                CURRENT.remove();
+            }
+        }
+    }
+}
