@@ -53,6 +53,8 @@ public final class Cell implements AutoCloseable {
             .followRedirects(HttpClient.Redirect.NEVER)
             .build();
     private final Thread cleanup = new Thread(this::killAll, "cell-cleanup");
+    /** Whether this cell holds its share of the machine ({@link MachineShare}), given back once at {@link #close()}. */
+    private boolean sharesMachine;
 
     private Cell(String name, Map<String, String> extraEnv, boolean twoGates) throws IOException {
         root = repository();
@@ -134,6 +136,8 @@ public final class Cell implements AutoCloseable {
 
     private static Cell start(Cell cell, String... up) throws Exception {
         try {
+            MachineShare.share(cell.var.getParent());
+            cell.sharesMachine = true;
             cell.qaldy(up);
         } catch (Exception | AssertionError e) {
             cell.close();
@@ -279,6 +283,10 @@ public final class Cell implements AutoCloseable {
         // SIGKILL, not bin/qaldy down: nothing of a test cell is kept, and a graceful stop of its
         // Payara Micros cost about 20 s of every test class.
         killAll();
+        if (sharesMachine) {
+            sharesMachine = false;
+            MachineShare.release();
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         } catch (IllegalStateException shuttingDown) {

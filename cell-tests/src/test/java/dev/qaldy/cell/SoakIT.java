@@ -40,6 +40,8 @@ class SoakIT {
 
     @BeforeAll
     static void startCell() throws Exception {
+        // It judges what one person waits (recovery within 60 s, no wait on a hung API): never beside another cell.
+        MachineShare.alone(Cell.repository().resolve("cell-tests/target/cells"));
         cell = Cell.up("soak", Map.of(
                 "QALDY_NO_SEED", "1",
                 "QALDY_OPTS", "-Dqaldy.cap.refresh=PT2S -Dqaldy.cap.report-interval=PT1S -Dqaldy.gate.shield.refresh=PT2S",
@@ -48,8 +50,12 @@ class SoakIT {
 
     @AfterAll
     static void stopCell() {
-        if (cell != null) {
-            cell.close();
+        try {
+            if (cell != null) {
+                cell.close();
+            }
+        } finally {
+            MachineShare.release();
         }
     }
 

@@ -50,7 +50,13 @@ public class Ticker {
     @Inject
     Logger log;
 
+    /** A late look is logged at most this often (ms). */
+    private static final long LATE_LOG_EVERY_MS = 60_000;
+
     private final AtomicBoolean busy = new AtomicBoolean();
+    /** When the last tick looked at the schedules (System.nanoTime), 0 before the first. */
+    private volatile long lastLook;
+    private volatile long lastLateLog;
     /** Only for logging a change of state once, not every tick. */
     private volatile boolean databaseDown;
 
@@ -81,6 +87,7 @@ public class Ticker {
             return;
         }
         try {
+            noteLateness(System.nanoTime());
             int fired = dispatcher.whileQueueing(() -> schedules.fireDue(clock));
             int sent = dispatcher.dispatchPending();
             if (databaseDown) {
@@ -95,6 +102,23 @@ public class Ticker {
             }
         } finally {
             busy.set(false);
+        }
+    }
+
+    /**
+     * Logs a look at the schedules that came later than the planner's grace (two intervals) after the
+     * last one: a tick due meanwhile is then run as a catch-up although the control plane was up (the
+     * machine, the timer or a lock wait was too slow). At most once a minute.
+     */
+    private void noteLateness(long now) {
+        long previous = lastLook;
+        lastLook = now;
+        long gapMs = (now - previous) / 1_000_000;
+        long graceMs = 2 * schedules.interval().toMillis();
+        if (previous != 0 && gapMs > graceMs && (lastLateLog == 0 || (now - lastLateLog) / 1_000_000 > LATE_LOG_EVERY_MS)) {
+            lastLateLog = now;
+            log.log(Level.WARNING, "scheduler: {0} ms since the last look at the schedules (more than the {1} ms grace): a tick due"
+                    + " meanwhile runs as a catch-up; the machine, the timer or a lock wait was slow", new Object[] {gapMs, graceMs});
         }
     }
 }

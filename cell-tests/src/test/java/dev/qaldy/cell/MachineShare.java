@@ -1,0 +1,100 @@
+package dev.qaldy.cell;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+
+/**
+ * Who has the machine: failsafe runs two test classes at once (two forks, a cell each), and a test
+ * that measures what one person waits (the soak's "everything works again within 60 s") cannot
+ * share 2 cores with another cell starting five JVMs (CI: a control-plane restart took 90 s instead
+ * of 14 s, the first sign-in after a hang 21 s instead of 3 s). Every cell holds a shared lock on one
+ * file under {@code cell-tests/target/cells/} while it runs; a test that needs the machine to itself
+ * takes the lock exclusively, so it waits until the other fork's cell is gone, and the other fork's
+ * next cell waits until it is done. Locks are the operating system's (fcntl), so they are released
+ * when a fork dies. Within one JVM the first holder takes the lock and later ones count.
+ */
+final class MachineShare {
+
+    /** How long a cell waits for the machine before its test fails (a fork that never gives it back). */
+    static final Duration MAX_WAIT = Duration.ofMinutes(30);
+
+    private static FileChannel channel;
+    private static FileLock lock;
+    private static int holders;
+
+    private MachineShare() {
+    }
+
+    /** Holds the machine beside other cells (a shared lock); waits while a test has it alone. */
+    static synchronized void share(Path cells) {
+        hold(cells, true);
+    }
+
+    /** Holds the machine alone (an exclusive lock); waits until no other fork's cell runs. */
+    static synchronized void alone(Path cells) {
+        if (holders > 0 && lock.isShared()) {
+            throw new IllegalStateException("take the machine alone before this JVM starts a cell");
+        }
+        hold(cells, false);
+    }
+
+    /** Gives back one hold; the lock goes with the last. */
+    static synchronized void release() {
+        if (holders == 0) {
+            return;
+        }
+        if (--holders == 0) {
+            try {
+                lock.release();
+                channel.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                lock = null;
+                channel = null;
+            }
+        }
+    }
+
+    private static void hold(Path cells, boolean shared) {
+        if (holders > 0) {
+            holders++;
+            return;
+        }
+        long started = System.nanoTime();
+        try {
+            Files.createDirectories(cells);
+            channel = FileChannel.open(cells.resolve(".machine.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.READ);
+            long deadline = started + MAX_WAIT.toNanos();
+            boolean said = false;
+            while ((lock = channel.tryLock(0, Long.MAX_VALUE, shared)) == null) {
+                if (System.nanoTime() > deadline) {
+                    channel.close();
+                    channel = null;
+                    throw new IllegalStateException("another test held the machine for over " + MAX_WAIT.toMinutes() + " min");
+                }
+                if (!said) {
+                    said = true;
+                    System.err.println("[cell] waiting for the machine: " + (shared ? "a test runs alone" : "another fork's cell runs"));
+                }
+                Thread.sleep(500);
+            }
+            if (said) {
+                System.err.println("[cell] got the machine after " + (System.nanoTime() - started) / 1_000_000_000 + " s");
+            }
+            holders = 1;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the machine", e);
+        }
+    }
+}
