@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -81,6 +82,10 @@ public final class Http {
             Map<String, String> headers = new LinkedHashMap<>();
             for (String name : KEPT_HEADERS) {
                 response.headers().firstValue(name).ifPresent(v -> headers.put(name, v));
+            }
+            List<String> timing = response.headers().allValues("server-timing");
+            if (!timing.isEmpty()) { // what each hop waited on the control plane: the gate's and the runtime host's entries
+                headers.put("server-timing", String.join(", ", timing));
             }
             response.headers().allValues("set-cookie").stream().filter(c -> c.startsWith(SESSION_COOKIE + "="))
                     .findFirst().ifPresent(c -> headers.put("set-cookie", c));

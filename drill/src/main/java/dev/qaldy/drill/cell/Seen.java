@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * @param status  HTTP status, or 0 for no answer (then {@code message} says why)
  * @param message one line a person would read: a problem's title and detail, a page's heading
  * @param ms      milliseconds from sending to the whole answer
- * @param headers X-Qaldy-Access, X-Qaldy-Cap, X-Qaldy-Shield, X-Qaldy-Code, Retry-After, Location
+ * @param headers X-Qaldy-Access, X-Qaldy-Cap, X-Qaldy-Shield, X-Qaldy-Code, Retry-After, Location, Server-Timing (its values joined)
  *                (lower-case names), when present
  * @param body    the answer's body (empty when none)
  */

@@ -15,7 +15,8 @@ import java.util.Map;
  * @param end     epoch ms once the answer was read (or given up)
  * @param status  HTTP status, 0 for none
  * @param message the line a person reads (problem title and detail, a page's heading)
- * @param headers the gate's explanations (x-qaldy-access, -cap, -site, -code, -shield, -signed-out), lower-case
+ * @param headers the gate's explanations (x-qaldy-access, -cap, -site, -code, -shield, -signed-out) and
+ *                server-timing (what each hop waited on the control plane), lower-case
  * @param facts   what the soak knows of it (see {@link Facts}): the person, the session, a marker…
  */
 public record Op(long id, String actor, Kind kind, String gate, String app, long start, long end, int status, String message,

@@ -164,7 +164,7 @@ public final class Acts {
             seen[0] = call.get();
             Map<String, String> headers = new LinkedHashMap<>();
             seen[0].headers().forEach((k, v) -> {
-                if (k.startsWith("x-qaldy-")) {
+                if (k.startsWith("x-qaldy-") || k.equals("server-timing")) {
                     headers.put(k, v);
                 }
             });
