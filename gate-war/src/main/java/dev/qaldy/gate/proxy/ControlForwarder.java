@@ -32,6 +32,7 @@ import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 
 /**
  * The two routes the gate forwards to the control plane on their own terms, through the gate's one
@@ -52,6 +53,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * of the control plane says ({@link ControlPlaneHealth}; the sender waits at most the timeout), and
  * they tell it: a call that got no answer turns it failing, an answer of the API turns it up at once;
  * an error a caller's request provokes says nothing of the control plane's health for everyone else.
+ * At most {@link ControlRelays}' bound of them (and of the API's requests) wait on the control plane
+ * at once; beyond it, 503 at once.
  */
 @ApplicationScoped
 public class ControlForwarder {
@@ -78,6 +81,9 @@ public class ControlForwarder {
 
     @Inject
     Forwarder forwarder;
+
+    @Inject
+    ControlRelays relays;
 
     @Inject
     Logger log;
@@ -172,7 +178,18 @@ public class ControlForwarder {
         send(request, body, req, res, dataUnavailable(), Page.tooLarge(MAX_DATA_BODY), "data of " + app);
     }
 
+    /** {@link #relay} within {@link ControlRelays}' bound; beyond it, {@code unavailable} at once. */
     private void send(ClassicHttpRequest request, BoundedInputStream body, HttpServletRequest req, HttpServletResponse res,
+            Page unavailable, Page tooLarge, String what) throws IOException {
+        try {
+            relays.relay(() -> relay(request, body, req, res, unavailable, tooLarge, what));
+        } catch (BulkheadException e) {
+            relays.refused(what);
+            problem(res, unavailable);
+        }
+    }
+
+    private void relay(ClassicHttpRequest request, BoundedInputStream body, HttpServletRequest req, HttpServletResponse res,
             Page unavailable, Page tooLarge, String what) throws IOException {
         UpstreamHealth.Call call = controlPlane.view().call();
         ClassicHttpResponse response;

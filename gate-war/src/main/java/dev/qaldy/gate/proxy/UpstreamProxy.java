@@ -36,6 +36,7 @@ import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 
 /**
  * Forwards one request upstream and its response back, streaming both bodies (never holding a
@@ -62,6 +63,9 @@ public class UpstreamProxy {
 
     @Inject
     Forwarder forwarder;
+
+    @Inject
+    ControlRelays relays;
 
     @Inject
     Logger log;
@@ -103,11 +107,21 @@ public class UpstreamProxy {
         forward(Upstream.RUNTIME, config.runtimeUrl(), out, req, res, maxBodyBytes);
     }
 
-    /** {@code /api} on the public origin to the control plane, credentials as the caller sent them. */
+    /**
+     * {@code /api} on the public origin to the control plane, credentials as the caller sent them;
+     * while {@link ControlRelays}' bound of requests already waits on it, 503 at once.
+     */
     public void toControl(HttpServletRequest req, HttpServletResponse res) throws IOException {
-        Outgoing out = request(Upstream.CONTROL, config.controlUrl(), req, res, -1);
-        if (out != null) {
-            forward(Upstream.CONTROL, config.controlUrl(), out, req, res, -1);
+        try {
+            relays.relay(() -> {
+                Outgoing out = request(Upstream.CONTROL, config.controlUrl(), req, res, -1);
+                if (out != null) {
+                    forward(Upstream.CONTROL, config.controlUrl(), out, req, res, -1);
+                }
+            });
+        } catch (BulkheadException e) {
+            relays.refused(req.getMethod() + " " + req.getRequestURI());
+            Pages.send(req, res, Page.apiUnavailable());
         }
     }
 

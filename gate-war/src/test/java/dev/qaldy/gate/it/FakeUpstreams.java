@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -75,6 +76,10 @@ final class FakeUpstreams {
     private final Map<String, Long> versions = new ConcurrentHashMap<>();
 
     final Queue<Seen> atControl = new ConcurrentLinkedQueue<>();
+    /** {@code /api/v1/slow}: answered 200 once released; while held, its requests wait (at most 30 s). */
+    private volatile CountDownLatch slowApi = new CountDownLatch(0);
+    /** Requests of {@code /api/v1/slow} waiting now. */
+    final AtomicInteger slowWaiting = new AtomicInteger();
     /** Cap state fetches and usage reports, kept apart from {@link #atControl}: the gate makes them in the background. */
     final Queue<Seen> capCalls = new ConcurrentLinkedQueue<>();
     /** Usage report bodies received. */
@@ -126,6 +131,15 @@ final class FakeUpstreams {
         runtime.createContext("/", this::runtime);
         runtime.setExecutor(Executors.newCachedThreadPool());
         runtime.start();
+    }
+
+    /** Holds {@code /api/v1/slow}'s requests until {@link #releaseSlowApi}. */
+    void holdSlowApi() {
+        slowApi = new CountDownLatch(1);
+    }
+
+    void releaseSlowApi() {
+        slowApi.countDown();
     }
 
     /** Changes how the access endpoint behaves; leaving {@link AccessMode#HANG} lets hung requests go. */
@@ -195,6 +209,16 @@ final class FakeUpstreams {
         }
         if (path.equals("/api/v1/internal/sharing-changes")) { // issue 3: the gates' pull, kept apart from atControl
             sharingChanges(ex);
+            return;
+        }
+        if (path.equals("/api/v1/slow")) { // issue 14: an API call that waits, kept apart from atControl
+            slowWaiting.incrementAndGet();
+            try {
+                await(slowApi, 30_000);
+            } finally {
+                slowWaiting.decrementAndGet();
+            }
+            json(ex, 200, "{\"slow\":true}");
             return;
         }
         if (path.equals("/api/v1/ping")) { // issue 14: the gate's background probe, kept apart from atControl

@@ -21,6 +21,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,6 +63,8 @@ class GateIT {
     /** App "limited": 30 a minute per client (a token every 2 s), a burst of 3. */
     private static final int LIMITED_BURST = 3;
     private static final Duration LIMITED_TOKEN = Duration.ofSeconds(2);
+    /** The most requests the gate lets wait on the control plane at once here (ControlRelays' bulkhead). */
+    private static final int RELAYS = 3;
     /** App "capped": 5 requests a (UTC) day. */
     private static final int CAPPED_PER_DAY = 5;
 
@@ -100,6 +105,7 @@ class GateIT {
                 "-Dqaldy.keys.public=" + dir.resolve("cell.pub.pem"),
                 "-Dqaldy.service-token-file=" + dir.resolve("service-token"),
                 "-Dqaldy.gate.access-timeout-ms=300",
+                "-Ddev.qaldy.gate.proxy.ControlRelays/relay/Bulkhead/value=" + RELAYS,
                 "-Dqaldy.gate.access-freshness=" + FRESH,
                 "-Dqaldy.gate.max-body-bytes=" + MAX_BODY,
                 // The spending cap: kept under target/; no usage reports during the run (the fake
@@ -416,6 +422,44 @@ class GateIT {
     }
 
     // ---- bodies
+
+    /**
+     * Issue 14: a request the gate passes to the control plane holds one of the server's request
+     * threads while it waits. At most {@code ControlRelays}' bound of them (3 here) wait at once;
+     * the next is answered 503 at once and never passed on, and app traffic goes on meanwhile.
+     */
+    @Test
+    @Order(7)
+    void requestsWaitingOnTheControlPlaneAreBoundedAndTheNextIsAnswered503AtOnce() throws Exception {
+        fakes.holdSlowApi();
+        ExecutorService callers = Executors.newFixedThreadPool(RELAYS);
+        try {
+            List<Future<Reply>> waiting = new ArrayList<>();
+            for (int i = 0; i < RELAYS; i++) {
+                waiting.add(callers.submit(() -> get(publicHost(), "/api/v1/slow", "Authorization: Bearer " + ANN)));
+            }
+            long by = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            while (fakes.slowWaiting.get() < RELAYS && System.nanoTime() < by) {
+                Thread.sleep(20);
+            }
+            assertThat(fakes.slowWaiting.get()).as("the bound's requests wait on the control plane").isEqualTo(RELAYS);
+            Reply refused = get(publicHost(), "/api/v1/slow", "Authorization: Bearer " + ANN);
+            assertThat(refused.status()).isEqualTo(503);
+            assertThat(refused.header("Retry-After")).isNotNull();
+            assertThat(fakes.slowWaiting.get()).as("the refused one was not passed on").isEqualTo(RELAYS);
+            Reply app = get(app("guestbook"), "/", "Authorization: Bearer " + ANN);
+            assertThat(app.status()).as("app traffic goes on").isEqualTo(200);
+            assertThat(waiting).as("the waiting ones still wait").noneMatch(Future::isDone);
+            fakes.releaseSlowApi();
+            for (Future<Reply> answer : waiting) {
+                assertThat(answer.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+            }
+        } finally {
+            fakes.releaseSlowApi();
+            callers.shutdownNow();
+        }
+        assertThat(get(publicHost(), "/api/v1/slow", "Authorization: Bearer " + ANN).status()).as("the bound is free again").isEqualTo(200);
+    }
 
     @Test
     @Order(7)
