@@ -71,6 +71,9 @@ public final class Cell implements AutoCloseable {
             ports.put(c, freePort());
         }
         env.put("QALDY_VAR", var.toString());
+        // Payara Micro, H2 and Micro's unpacked runtime, shared by every cell of the build (the pom
+        // copies the jars there): no cell start runs Maven or unpacks Micro again.
+        env.put("QALDY_CACHE", var.getParent().resolve(".cache").toString());
         // No class data recording when a test restarts a component: it costs CPU at that start and
         // 30-40 s at the stop that writes the archive, on a machine running two cells at once.
         env.put("QALDY_CDS", "0");

@@ -44,6 +44,23 @@ final class MachineShare {
         hold(cells, false);
     }
 
+    /**
+     * Turns this JVM's hold of the machine alone into a shared one, for a test that no longer
+     * judges what one person waits: other forks' cells start beside it from now on. Nothing when
+     * the hold is shared already or there is none.
+     */
+    static synchronized void shareFromNow() {
+        if (holders == 0 || lock.isShared()) {
+            return;
+        }
+        try {
+            lock.release();
+            lock = channel.lock(0, Long.MAX_VALUE, true); // at once: only a test alone holds it exclusively, and that was this one
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Gives back one hold; the lock goes with the last. */
     static synchronized void release() {
         if (holders == 0) {

@@ -40,7 +40,8 @@ class SoakIT {
 
     @BeforeAll
     static void startCell() throws Exception {
-        // It judges what one person waits (recovery within 60 s, no wait on a hung API): never beside another cell.
+        // The five-minute soak judges what one person waits (recovery within 60 s, no wait on a hung API):
+        // never beside another cell. The broken soak after it shares the machine.
         MachineShare.alone(Cell.repository().resolve("cell-tests/target/cells"));
         cell = Cell.up("soak", Map.of(
                 "QALDY_NO_SEED", "1",
@@ -93,6 +94,8 @@ class SoakIT {
     @Test
     @Order(2)
     void with_the_access_memory_broken_through_config_the_soak_fails_and_names_the_invariant() throws Exception {
+        // This run must find one violation and name it, which no waiting can hide: the machine is shared from here on.
+        MachineShare.shareFromNow();
         Map<String, String> broken = Map.of("QALDY_OPTS_GATE", "-Dqaldy.gate.access-freshness=PT0S -Dqaldy.gate.access-memory=PT1S");
         cell.qaldy("stop", "gate");
         cell.qaldy(broken, "start", "gate");
