@@ -275,3 +275,22 @@ profile_gate() { # LABEL
     }' > "$out.txt"
   say "profile $1: $(head -1 "$out.txt")"
 }
+
+# System calls per request of one process while wrk runs (strace -f -c attached to every thread):
+# strace slows the process, but the calls each request makes stay the same. Writes
+# $TARGET/syscalls-LABEL.txt: "N syscalls/request (R requests)" and strace's table, busiest first.
+syscalls_per_request() { # LABEL PID URL [wrk args…]
+  local label=$1 pid=$2 url=$3 out=$TARGET/syscalls-$1 tracer requests total
+  shift 3
+  command -v strace >/dev/null || { say "no strace: system calls of $label not counted"; return 0; }
+  strace -f -c -qq -o "$out.strace" -p "$pid" & tracer=$!
+  sleep 2   # attached to every thread
+  wrk -t2 -c32 -d5s "$@" "$url" > "$out.wrk.txt" 2>&1 || true
+  kill -INT "$tracer"; wait "$tracer" 2>/dev/null || true
+  requests=$(awk '/requests in/ {print $1}' "$out.wrk.txt")
+  total=$(awk '$NF == "total" {print $(NF-2)}' "$out.strace")
+  { awk -v t="${total:-0}" -v r="${requests:-0}" 'BEGIN { printf "%s: %.1f syscalls/request (%d requests in 5 s under strace)\n", "'"$label"'", (r > 0 ? t / r : 0), r }'
+    cat "$out.strace"; } > "$out.txt"
+  say "$(head -1 "$out.txt")"
+}
+

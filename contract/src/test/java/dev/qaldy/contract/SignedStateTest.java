@@ -71,6 +71,30 @@ class SignedStateTest {
     }
 
     @Test
+    void a_token_issued_later_than_the_clock_skew_allows_is_refused() throws Exception {
+        Session soon = new Session(7, "ana@example.com", "t-3", NOW.plus(SessionTokens.MAX_CLOCK_SKEW), NOW.plusSeconds(3600));
+        assertThat(SessionTokens.verify(SessionTokens.sign(soon, (ECPrivateKey) cell.getPrivate()), (ECPublicKey) cell.getPublic(), clock))
+                .as("within the skew").isEqualTo(soon);
+        Session future = new Session(7, "ana@example.com", "t-4", NOW.plus(SessionTokens.MAX_CLOCK_SKEW).plusSeconds(1),
+                NOW.plusSeconds(3600));
+        String token = SessionTokens.sign(future, (ECPrivateKey) cell.getPrivate());
+        assertThatThrownBy(() -> SessionTokens.verify(token, (ECPublicKey) cell.getPublic(), clock))
+                .isInstanceOf(InvalidTokenException.class).hasMessageContaining("issued in the future");
+    }
+
+    @Test
+    void a_seal_signed_by_the_cell_key_for_another_issuer_is_refused() throws Exception {
+        com.nimbusds.jwt.SignedJWT jwt = new com.nimbusds.jwt.SignedJWT(
+                new com.nimbusds.jose.JWSHeader.Builder(com.nimbusds.jose.JWSAlgorithm.ES256)
+                        .type(new com.nimbusds.jose.JOSEObjectType("qaldy-seal+jwt")).build(),
+                new com.nimbusds.jwt.JWTClaimsSet.Builder().issuer("someone-else").subject("guestbook").claim("version", 3L)
+                        .claim("sha256", "ab".repeat(32)).issueTime(java.util.Date.from(NOW)).build());
+        jwt.sign(new com.nimbusds.jose.crypto.ECDSASigner((ECPrivateKey) cell.getPrivate()));
+        assertThatThrownBy(() -> BundleSeals.verify(jwt.serialize(), (ECPublicKey) cell.getPublic()))
+                .isInstanceOf(InvalidTokenException.class).hasMessageContaining("issuer");
+    }
+
+    @Test
     void garbage_and_oversized_input_is_refused() {
         for (String bad : new String[] {"", "abc", "a.b.c", "x".repeat(SessionTokens.MAX_TOKEN_LENGTH + 1)}) {
             assertThatThrownBy(() -> SessionTokens.verify(bad, (ECPublicKey) cell.getPublic(), clock))

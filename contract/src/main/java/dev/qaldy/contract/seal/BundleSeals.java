@@ -9,6 +9,7 @@ import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.qaldy.contract.session.InvalidTokenException;
+import dev.qaldy.contract.session.SessionTokens;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.text.ParseException;
@@ -29,7 +30,7 @@ public final class BundleSeals {
     /** Signs a seal; returns the compact JWS. */
     public static String sign(BundleSeal seal, ECPrivateKey key) {
         JWTClaimsSet claims = new JWTClaimsSet.Builder()
-                .issuer(dev.qaldy.contract.session.SessionTokens.ISSUER)
+                .issuer(SessionTokens.ISSUER)
                 .subject(seal.app())
                 .claim("version", seal.version())
                 .claim("sha256", seal.sha256())
@@ -45,9 +46,9 @@ public final class BundleSeals {
     }
 
     /**
-     * Verifies a seal's signature and reads it.
+     * Verifies a seal's signature, type and issuer, and reads it.
      *
-     * @throws InvalidTokenException when the seal is not one of this cell's
+     * @throws InvalidTokenException when the seal is not one of this cell's (another issuer, a claim missing)
      */
     public static BundleSeal verify(String jws, ECPublicKey key) throws InvalidTokenException {
         if (jws == null || jws.length() > 4096) {
@@ -62,6 +63,10 @@ public final class BundleSeals {
                 throw new InvalidTokenException("bad seal signature");
             }
             JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            if (!SessionTokens.ISSUER.equals(claims.getIssuer()) || claims.getSubject() == null || claims.getIssueTime() == null
+                    || claims.getLongClaim("version") == null || claims.getStringClaim("sha256") == null) {
+                throw new InvalidTokenException("not a seal of this cell: issuer or claims missing");
+            }
             return new BundleSeal(claims.getSubject(), claims.getLongClaim("version"),
                     claims.getStringClaim("sha256"), claims.getIssueTime().toInstant());
         } catch (ParseException | JOSEException | RuntimeException e) {

@@ -24,6 +24,12 @@ import java.util.Date;
  */
 public final class SessionTokens {
 
+    /**
+     * How far a token's {@code iat} may lie ahead of the verifier's clock (the cell's hosts' clocks
+     * may differ a little); a token issued later than that is refused, as RFC 7519 allows.
+     */
+    public static final java.time.Duration MAX_CLOCK_SKEW = java.time.Duration.ofSeconds(60);
+
     /** The issuer every token of a cell carries. */
     public static final String ISSUER = "qaldy-cell";
     static final JOSEObjectType TYPE = new JOSEObjectType("qaldy-session+jwt");
@@ -67,7 +73,7 @@ public final class SessionTokens {
     }
 
     /**
-     * Verifies a token's signature, type, issuer and expiry against {@code clock}.
+     * Verifies a token's signature, type, issuer, expiry and issue time against {@code clock}.
      *
      * @return the session it carries
      * @throws InvalidTokenException for anything but a valid, unexpired token of this cell
@@ -93,8 +99,12 @@ public final class SessionTokens {
                 throw new InvalidTokenException("more than one audience");
             }
             Instant expiresAt = claims.getExpirationTime().toInstant();
-            if (!clock.instant().isBefore(expiresAt)) {
+            Instant now = clock.instant();
+            if (!now.isBefore(expiresAt)) {
                 throw new InvalidTokenException("expired");
+            }
+            if (claims.getIssueTime().toInstant().isAfter(now.plus(MAX_CLOCK_SKEW))) {
+                throw new InvalidTokenException("issued in the future");
             }
             return new Session(Long.parseLong(claims.getSubject()), claims.getStringClaim("email"),
                     claims.getJWTID(), claims.getIssueTime().toInstant(), expiresAt,
