@@ -357,8 +357,17 @@ class SchedulesWebhooksDataIT {
         assertThat(runs(app)).isEmpty();
 
         String key = "delivery-" + UUID.randomUUID();
-        Reply first = deliver(app, "ci", body, sign(secret, body), key);
+        String signed = sign(secret, body);
+        Reply first = deliver(app, "ci", body, signed, key);
         assertThat(first.status()).as(first.toString()).isEqualTo(202);
+        // Issue 16: the same signed delivery sent again (captured within the tolerance) with no key or another one is the same
+        // delivery: the key is not signed, so dropping or changing it must not make a second run.
+        for (String otherKey : new String[] {null, "another-" + UUID.randomUUID(), "yet-another-" + UUID.randomUUID()}) {
+            Reply again = deliver(app, "ci", body, signed, otherKey);
+            assertThat(again.status()).as(again.toString()).isEqualTo(202);
+            assertThat(again.json().getString("deliveryId")).as("key " + otherKey).isEqualTo(first.json().getString("deliveryId"));
+            assertThat(again.header("X-Qaldy-Replayed")).isEqualTo("true");
+        }
         Reply replay = deliver(app, "ci", body, sign(secret, body), key);
         assertThat(replay.status()).as(replay.toString()).isEqualTo(202);
         assertThat(replay.json().getString("deliveryId")).isEqualTo(first.json().getString("deliveryId"));

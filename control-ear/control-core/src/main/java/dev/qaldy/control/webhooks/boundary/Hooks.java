@@ -34,7 +34,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * An app's webhooks: the owner creates (the secret is shown once), lists and deletes them; senders
  * deliver to {@code /hooks/<app>/<hook>}. A delivery is checked (hook known, signature right and
  * timestamped within {@code qaldy.webhooks.tolerance}),
- * recorded with its body hash and queues a run of the hook's job, all in one transaction; the
+ * recorded with its body hash and signature timestamp (the same signed delivery sent again within
+ * the tolerance is a replay, with any idempotency key or none) and queues a run of the hook's job, all in one transaction; the
  * hook's row is locked meanwhile, so two copies of one delivery never both queue a run.
  */
 @ApplicationScoped
@@ -146,7 +147,8 @@ public class Hooks {
      * @param body      the raw body, already read within its bound
      * @param signature the {@code Qaldy-Signature} header ({@code t=<unix s>,v1=<hex>}), or null
      * @param oldSignature the {@code X-Qaldy-Signature} header of the old scheme, or null: only to say it is no longer accepted
-     * @param key       the sender's idempotency key ({@link Idempotency#key}), or null
+     * @param key       the sender's idempotency key ({@link Idempotency#key}), or null. The same signed delivery
+     *                  (signature timestamp and body) sent again is a replay whatever its key
      * @throws NotFound     for an unknown app or hook
      * @throws BadSignature when the signature is missing, malformed, wrong, or its timestamp is outside the tolerance
      * @throws Conflict     when the key was used before with a different body
@@ -165,6 +167,14 @@ public class Hooks {
             throw new BadSignature(refusal(verdict, signature, oldSignature, checkedAt));
         }
         String hash = HookSignature.sha256(body);
+        long signedAt = HookSignature.timestamp(signature);
+        // Issue 16: the same signed delivery sent again within the tolerance (captured, or retried with another or
+        // no Idempotency-Key, which the signature does not cover) is the delivery already recorded, never a second run.
+        Delivery sameSigned = em.createNamedQuery(Delivery.BY_SIGNATURE, Delivery.class).setParameter("hookId", hook.id())
+                .setParameter("signedAt", signedAt).setParameter("bodySha256", hash).getResultStream().findFirst().orElse(null);
+        if (sameSigned != null) {
+            return new Received(sameSigned.deliveryId(), true);
+        }
         Delivery recorded = key == null ? null : em.createNamedQuery(Delivery.BY_KEY, Delivery.class)
                 .setParameter("hookId", hook.id()).setParameter("key", key).getResultStream().findFirst().orElse(null);
         switch (Idempotency.decide(recorded == null ? null : recorded.bodySha256(), hash)) {
@@ -177,7 +187,7 @@ public class Hooks {
             }
         }
         Instant now = clock.instant();
-        Delivery delivery = new Delivery(UUID.randomUUID().toString(), hook.id(), key, hash, body.length, now);
+        Delivery delivery = new Delivery(UUID.randomUUID().toString(), hook.id(), key, hash, body.length, signedAt, now);
         em.persist(delivery);
         Run run = Run.webhook(app, hook.name(), hook.job(), new String(body, StandardCharsets.UTF_8), now);
         em.persist(run);

@@ -13,21 +13,26 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One delivery a hook accepted: when, the SHA-256 of its raw body, the sender's idempotency key
- * if it sent one (unique per hook: a replay finds this row instead of queueing a second run),
- * and the run it queued.
+ * One delivery a hook accepted: when, the SHA-256 of its raw body, the signature's timestamp
+ * ({@code t}, unix seconds), the sender's idempotency key if it sent one (unique per hook: a
+ * replay finds this row instead of queueing a second run), and the run it queued. The signature
+ * is an HMAC of {@code t} and the body, so (hook, {@code t}, body hash) names one signed delivery:
+ * the same signed delivery sent again, with any key or none, finds this row too.
  */
 @Entity
 @Table(name = "HOOK_DELIVERIES", uniqueConstraints = {
         @UniqueConstraint(name = "DELIVERIES_ID_UQ", columnNames = "DELIVERY_ID"),
         @UniqueConstraint(name = "DELIVERIES_HOOK_KEY_UQ", columnNames = {"HOOK_ID", "IDEMPOTENCY_KEY"})})
 @NamedQuery(name = Delivery.BY_KEY, query = "SELECT d FROM Delivery d WHERE d.hookId = :hookId AND d.idempotencyKey = :key")
+@NamedQuery(name = Delivery.BY_SIGNATURE, query = "SELECT d FROM Delivery d WHERE d.hookId = :hookId AND d.signedAt = :signedAt"
+        + " AND d.bodySha256 = :bodySha256")
 @NamedQuery(name = Delivery.DELETE_OF_HOOK, query = "DELETE FROM Delivery d WHERE d.hookId = :hookId")
 @NamedQuery(name = Delivery.DELETE_OF_APP, query = "DELETE FROM Delivery d WHERE d.hookId IN"
         + " (SELECT h.id FROM Hook h WHERE h.app = :app)")
 public class Delivery {
 
     public static final String BY_KEY = "Delivery.byKey";
+    public static final String BY_SIGNATURE = "Delivery.bySignature";
     public static final String DELETE_OF_HOOK = "Delivery.deleteOfHook";
     public static final String DELETE_OF_APP = "Delivery.deleteOfApp";
 
@@ -55,18 +60,27 @@ public class Delivery {
     @Column(name = "RECEIVED_AT", nullable = false)
     private long receivedAt;
 
+    /** The signature's {@code t}, unix seconds (null on rows recorded before it was kept). */
+    @Column(name = "SIGNED_AT")
+    private Long signedAt;
+
     @Column(name = "RUN_ID")
     private Long runId;
 
     protected Delivery() {
     }
 
-    public Delivery(String deliveryId, long hookId, String idempotencyKey, String bodySha256, long bodyBytes, Instant receivedAt) {
+    /**
+     * @param signedAt the verified signature's {@code t}, unix seconds
+     */
+    public Delivery(String deliveryId, long hookId, String idempotencyKey, String bodySha256, long bodyBytes, long signedAt,
+            Instant receivedAt) {
         this.deliveryId = Objects.requireNonNull(deliveryId, "deliveryId");
         this.hookId = hookId;
         this.idempotencyKey = idempotencyKey;
         this.bodySha256 = Objects.requireNonNull(bodySha256, "bodySha256");
         this.bodyBytes = bodyBytes;
+        this.signedAt = signedAt;
         this.receivedAt = receivedAt.toEpochMilli();
     }
 
