@@ -157,7 +157,7 @@ public final class DailyLimits {
 
                     @Override
                     public long expireAfterRead(String app, Day day, long now, long left) {
-                        return left; // every count is an update (compute), which sets the time anew
+                        return day.keepFor(); // each count reads its counter first
                     }
                 })
                 .build();
@@ -177,14 +177,15 @@ public final class DailyLimits {
         Days wanted = daysIn(appZone == null ? zone : appZone);
         Instant now = clock.instant();
         long mono = meter.currentTimeNanos();
-        Outcome[] outcome = new Outcome[1];
-        // compute, not get: the counter's expiry is set anew from its state after this count
-        counters.asMap().compute(app, (a, day) -> {
-            Day counter = day == null ? new Day(now, mono, wanted, usedUp(wanted, now)) : day;
-            outcome[0] = counter.count(now, mono, perDay, wanted);
-            return counter;
-        });
-        return outcome[0];
+        // A read, not compute (issue 15: every request of one app waited on compute's map lock): the read sets
+        // the counter's expiry from its state before this count, which is late enough unless this count made the
+        // time it must be kept grow; then the expiry is set anew, so no counter in force is dropped.
+        Day counter = counters.get(app, a -> new Day(now, mono, wanted, usedUp(wanted, now)));
+        Day.Counted counted = counter.count(now, mono, perDay, wanted);
+        if (counted.moved()) {
+            counters.asMap().computeIfPresent(app, (a, day) -> day);
+        }
+        return counted.outcome();
     }
 
     /** True when what was kept was lost during the day that is {@code now}'s in {@code days}. */
@@ -358,10 +359,19 @@ public final class DailyLimits {
             count = 0;
             refused = false;
             endsAtMono = mono + nanosUntil(now, days.startOf(newDate + 1));
+            leftAtLastRequest = endsAtMono - mono; // a new counter is kept past its whole day
         }
 
-        synchronized Outcome count(Instant now, long mono, long perDay, Days wanted) {
+        /**
+         * What one count said, and whether the time this counter must be kept grew with it (a later date,
+         * another zone, the wall clock stepped back): the expiry its read set is then too early.
+         */
+        record Counted(Outcome outcome, boolean moved) {
+        }
+
+        synchronized Counted count(Instant now, long mono, long perDay, Days wanted) {
             long wallDate = days.dayOf(now);
+            long keptBefore = leftAtLastRequest;
             if (wallDate > date && mono - endsAtMono >= 0) {
                 open(wallDate, now, mono);
             }
@@ -371,13 +381,14 @@ public final class DailyLimits {
             ZonedDateTime next = days.startOf(date + 1).atZone(days.zone());
             long wait = Math.max(nanosUntil(now, next.toInstant()), Math.max(0, endsAtMono - mono));
             leftAtLastRequest = wait;
+            boolean moved = wait > keptBefore;
             if (count >= perDay) {
                 boolean first = !refused;
                 refused = true;
-                return new Outcome(false, perDay, 0, wait, next, first);
+                return new Counted(new Outcome(false, perDay, 0, wait, next, first), moved);
             }
             count++;
-            return new Outcome(true, perDay, perDay - count, 0, next, false);
+            return new Counted(new Outcome(true, perDay, perDay - count, 0, next, false), moved);
         }
 
         /**

@@ -170,6 +170,19 @@ class DailyLimitsTest {
     }
 
     @Test
+    void aCounterIdleForHoursOfItsDayIsStillHeld() {
+        FakeTime time = at("2025-06-02T01:00", ZoneId.of("UTC"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        assertThat(days.count("guestbook", 1).allowed()).as("one request, its first").isTrue();
+        time.pass(DailyLimits.KEPT_AFTER_ITS_DAY.multipliedBy(3));
+        days.count("memo", 5); // any write runs the cache's maintenance
+        assertThat(days.count("guestbook", 1).allowed()).as("the day's count is kept while the day lasts").isFalse();
+        time.pass(Duration.ofHours(18));
+        days.count("memo", 5);
+        assertThat(days.count("guestbook", 1).allowed()).as("still June 2").isFalse();
+    }
+
+    @Test
     void anIdleCounterIsDroppedOnlyAfterItsDayIsOverOnBothClocks() {
         FakeTime time = at("2025-06-02T01:00", ZoneId.of("UTC"));
         DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
