@@ -318,8 +318,12 @@ public final class DailyLimits {
         private long endsAtMono;
         private long count;
         private boolean refused;
-        /** How long, from the last request, until this date is over on both clocks (nanoseconds). */
-        private long leftAtLastRequest;
+        /**
+         * How long, from the last request, until this date is over on both clocks (nanoseconds).
+         * Written under this counter's monitor; volatile so the cache's expiry, asked on every read,
+         * takes no monitor of its own.
+         */
+        private volatile long leftAtLastRequest;
         /** The count at the last snapshot, for its reserve. */
         private long countAtSnapshot;
 
@@ -405,7 +409,7 @@ public final class DailyLimits {
         }
 
         /** How long to keep this counter after its last request. */
-        synchronized long keepFor() {
+        long keepFor() {
             return leftAtLastRequest + KEPT_AFTER_ITS_DAY.toNanos();
         }
 
