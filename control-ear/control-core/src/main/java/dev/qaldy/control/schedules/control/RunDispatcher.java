@@ -33,6 +33,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -47,6 +48,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * the cap. For each run: {@link RunAdmission} (no → waiting-for-cap), claim (exactly one
  * dispatcher wins), {@code POST {qaldy.runtime.url}/.qaldy/jobs/{job}} with the service token,
  * {@code X-Qaldy-App} and {@code X-Qaldy-Run}, and the outcome with the handler's log lines.
+ * A claim whose commit had no answer (the database went away as it committed) is released at a
+ * later tick, so a run the database holds as running but that was never sent is sent after all.
  * A runtime host that cannot be reached (connection refused, no connection in time: the handler
  * never started) leaves the run queued for the next tick, until it has waited
  * {@code qaldy.scheduler.undelivered-max-age} (1 h) since it was queued (issue 14: the soak found
@@ -276,7 +279,14 @@ public class RunDispatcher {
             log.log(Level.FINE, "scheduler: run {0} of {1} waits for the spending cap", new Object[] {runId, app});
             return;
         }
-        RunQueue.Claimed claimed = queue.claim(runId).orElse(null);
+        long token = ThreadLocalRandom.current().nextLong();
+        RunQueue.Claimed claimed;
+        try {
+            claimed = queue.claim(runId, token).orElse(null);
+        } catch (RuntimeException e) {
+            keepRelease(runId, token, e);
+            return;
+        }
         if (claimed == null) {
             return;
         }
@@ -302,6 +312,22 @@ public class RunDispatcher {
         }
         log.log(outcome.succeeded() ? Level.FINE : Level.INFO, "scheduler: run {0} of {1} job {2} ({3}) {4}",
                 new Object[] {runId, claimed.app(), claimed.job(), claimed.actor(), outcome.succeeded() ? "succeeded" : "failed"});
+    }
+
+    /**
+     * A claim that failed may still have been written: the database committed it and went away
+     * before it answered. The run was not sent, so its release is kept and written at a later tick
+     * ({@link UnrecordedOutcomes}); it changes nothing when the claim never reached the database.
+     */
+    private void keepRelease(long runId, long token, RuntimeException why) {
+        if (unrecorded.keep(runId, q -> q.release(runId, token))) {
+            log.log(Level.WARNING, "scheduler: run {0} not sent: the database went away while it was being claimed ({1});"
+                    + " if the claim was written, the run is queued again once the database answers", new Object[] {runId, why.toString()});
+        } else {
+            log.log(Level.WARNING, "scheduler: run {0} not sent: the database went away while it was being claimed ({1}), and {2}"
+                    + " outcomes wait already; if the claim was written, the run will be failed as stale",
+                    new Object[] {runId, why.toString(), unrecorded.size()});
+        }
     }
 
     /** An outcome the database could not take now: kept and recorded at a later tick ({@link UnrecordedOutcomes}). */

@@ -59,16 +59,34 @@ public class RunQueue {
                 .setParameter("queued", RunState.QUEUED).setParameter("id", runId).executeUpdate();
     }
 
-    /** Claims a queued or waiting run for this dispatcher: running from now; empty when another took it. */
-    public Optional<Claimed> claim(long runId) {
+    /**
+     * Claims a queued or waiting run for this dispatcher: running from now, marked with {@code token}
+     * (a random number the caller keeps, so it alone can {@link #release} this claim); empty when
+     * another took it. When it throws, the claim may still have been written (the database committed
+     * and went away before it answered).
+     */
+    public Optional<Claimed> claim(long runId, long token) {
         int changed = em.createNamedQuery(Run.CLAIM).setParameter("running", RunState.RUNNING)
-                .setParameter("now", clock.millis()).setParameter("id", runId).setParameter("from", DISPATCHABLE)
-                .executeUpdate();
+                .setParameter("now", clock.millis()).setParameter("token", token).setParameter("id", runId)
+                .setParameter("from", DISPATCHABLE).executeUpdate();
         if (changed != 1) {
             return Optional.empty();
         }
         Run run = em.find(Run.class, runId);
         return Optional.of(new Claimed(runId, run.appName(), run.job(), run.tick(), run.actor(), run.payload()));
+    }
+
+    /**
+     * Puts a run claimed with {@code token} back in the queue, unsent: for a claim whose commit had no
+     * answer (issue 14: the database was killed as it committed a webhook run's claim; the dispatcher
+     * took the claim for failed, and the run stayed running, unsent, until it was failed as stale).
+     * Nothing changes when that claim was never written or the run moved on.
+     *
+     * @return true when the run was queued again
+     */
+    public boolean release(long runId, long token) {
+        return em.createNamedQuery(Run.RELEASE).setParameter("queued", RunState.QUEUED).setParameter("running", RunState.RUNNING)
+                .setParameter("id", runId).setParameter("token", token).executeUpdate() == 1;
     }
 
     /** Records how a claimed run ended. */

@@ -10,7 +10,8 @@ import java.util.function.Consumer;
  * the send and the record (issue 14: a webhook's job ran, the database was killed as the runtime
  * host answered, and the run stayed "running" until it was failed as stale, its log lost). Each is
  * kept in memory, at most {@value #MAX}, and recorded at the scheduler's next tick that finds the
- * database answering, before stale runs are failed ({@link RunDispatcher#dispatchPending}). An
+ * database answering, before stale runs are failed ({@link RunDispatcher#dispatchPending}). The
+ * release of a claim whose commit had no answer is kept the same way ({@link RunQueue#release}). An
  * outcome not kept (the bound reached, or this process stopped meanwhile) is failed as stale by
  * {@link RunQueue#failStale}, as before: never sent again, since the handler ran.
  */

@@ -35,8 +35,10 @@ import java.util.Objects;
 @NamedQuery(name = Run.OF_APP, query = "SELECT r FROM Run r WHERE r.appId = :appId ORDER BY r.id DESC")
 @NamedQuery(name = Run.OF_APP_BEFORE, query = "SELECT r FROM Run r WHERE r.appId = :appId AND r.id < :before ORDER BY r.id DESC")
 @NamedQuery(name = Run.DISPATCHABLE, query = "SELECT r.id FROM Run r WHERE r.state IN :states ORDER BY r.id")
-@NamedQuery(name = Run.CLAIM, query = "UPDATE Run r SET r.state = :running, r.startedAt = :now, r.attempts = r.attempts + 1"
-        + " WHERE r.id = :id AND r.state IN :from")
+@NamedQuery(name = Run.CLAIM, query = "UPDATE Run r SET r.state = :running, r.startedAt = :now, r.attempts = r.attempts + 1,"
+        + " r.claimToken = :token WHERE r.id = :id AND r.state IN :from")
+@NamedQuery(name = Run.RELEASE, query = "UPDATE Run r SET r.state = :queued, r.startedAt = NULL, r.attempts = r.attempts - 1,"
+        + " r.claimToken = NULL WHERE r.id = :id AND r.state = :running AND r.claimToken = :token")
 @NamedQuery(name = Run.WAIT_FOR_CAP, query = "UPDATE Run r SET r.state = :waiting WHERE r.id = :id AND r.state = :queued")
 @NamedQuery(name = Run.STALE, query = "SELECT r FROM Run r WHERE r.state = :running AND r.startedAt < :before")
 @NamedQuery(name = Run.DELETE_OF_APP, query = "DELETE FROM Run r WHERE r.appId = :appId")
@@ -46,6 +48,7 @@ public class Run {
     public static final String OF_APP_BEFORE = "Run.ofAppBefore";
     public static final String DISPATCHABLE = "Run.dispatchable";
     public static final String CLAIM = "Run.claim";
+    public static final String RELEASE = "Run.release";
     public static final String WAIT_FOR_CAP = "Run.waitForCap";
     public static final String STALE = "Run.stale";
     public static final String DELETE_OF_APP = "Run.deleteOfApp";
@@ -115,6 +118,10 @@ public class Run {
     @Column(name = "FINISHED_AT")
     private Long finishedAt;
 
+    /** A random number written by the claim that made the run running, so that claim alone can release it; null when not running. */
+    @Column(name = "CLAIM_TOKEN")
+    private Long claimToken;
+
     protected Run() {
     }
 
@@ -183,6 +190,7 @@ public class Run {
         }
         state = RunState.QUEUED;
         startedAt = null;
+        claimToken = null;
         log = boundedLog(List.of("not delivered yet (attempt " + attempts + "): " + why
                 + "; the handler never started, and the run is sent again on the next tick"));
         return true;

@@ -36,7 +36,7 @@ class RunDeliveryTest {
         }
 
         @Override
-        public Optional<Claimed> claim(long runId) {
+        public Optional<Claimed> claim(long runId, long token) {
             return Optional.of(new Claimed(runId, "notes", "tidy", Instant.parse("2026-12-02T05:31:59Z"), "webhook", "{}"));
         }
 
