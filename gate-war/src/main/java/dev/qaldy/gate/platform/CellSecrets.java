@@ -1,15 +1,11 @@
 package dev.qaldy.gate.platform;
 
 import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.keys.ServiceCredential;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,7 +41,7 @@ public class CellSecrets {
     Logger log;
 
     private volatile ECPublicKey publicKey;
-    private volatile String serviceToken;
+    private volatile ServiceCredential serviceToken;
     private volatile Instant lastAttempt = Instant.EPOCH;
 
     @PostConstruct
@@ -67,10 +63,14 @@ public class CellSecrets {
      * @throws IllegalStateException while the token file cannot be read (callers fail closed)
      */
     public String serviceToken() {
+        return credential().secret();
+    }
+
+    private ServiceCredential credential() {
         if (serviceToken == null) {
             retry();
         }
-        String token = serviceToken;
+        ServiceCredential token = serviceToken;
         if (token == null) {
             throw new IllegalStateException("the service token is not loaded from " + serviceTokenFile);
         }
@@ -78,25 +78,13 @@ public class CellSecrets {
     }
 
     /**
-     * True when {@code presented} is the service token, compared in constant time (both sides are
-     * hashed first, so not even the length leaks). False for null or blank.
+     * True when {@code presented} is the service token ({@link ServiceCredential#matches}: constant
+     * time; false for null, blank or oversize).
      *
      * @throws IllegalStateException while the token file cannot be read (callers fail closed)
      */
     public boolean isServiceToken(String presented) {
-        String token = serviceToken();
-        if (presented == null || presented.isBlank()) {
-            return false;
-        }
-        return MessageDigest.isEqual(sha256(presented.trim()), sha256(token));
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
+        return credential().matches(presented);
     }
 
     /** True when both the public key and the service token are loaded. */
@@ -138,16 +126,10 @@ public class CellSecrets {
         }
         if (serviceToken == null) {
             try {
-                String token = Files.readString(Path.of(serviceTokenFile), StandardCharsets.UTF_8).trim();
-                if (token.isEmpty()) {
-                    log.log(Level.WARNING, "gate: the service token file {0} is empty", serviceTokenFile);
-                } else {
-                    serviceToken = token;
-                    log.log(Level.INFO, "gate: service token loaded from {0}", serviceTokenFile);
-                }
-            } catch (IOException e) {
-                log.log(Level.WARNING, "gate: cannot read the service token file {0}: {1}",
-                        new Object[] {serviceTokenFile, e.toString()});
+                serviceToken = ServiceCredential.read(Path.of(serviceTokenFile));
+                log.log(Level.INFO, "gate: service token loaded from {0}", serviceTokenFile);
+            } catch (IllegalStateException e) {
+                log.log(Level.WARNING, "gate: no service token yet: {0}", e.getMessage());
             }
         }
     }

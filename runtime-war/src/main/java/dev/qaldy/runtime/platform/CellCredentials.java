@@ -1,15 +1,11 @@
 package dev.qaldy.runtime.platform;
 
 import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.keys.ServiceCredential;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,20 +62,17 @@ public class CellCredentials {
     }
 
     /**
-     * Compares a presented service token with ours in constant time (both sides are hashed first,
-     * so not even the length leaks). False when no token was presented or ours is not loaded.
+     * Whether {@code presented} is our service token ({@link ServiceCredential#matches}); false
+     * while ours is not loaded.
      */
     public boolean tokenMatches(String presented) {
         Optional<Loaded> now = current();
-        if (presented == null || now.isEmpty()) {
-            return false;
-        }
-        return MessageDigest.isEqual(sha256(presented), now.get().tokenHash());
+        return now.isPresent() && now.get().token().matches(presented);
     }
 
     /** The service token to send to the control plane. */
     public String serviceToken() {
-        return current().orElseThrow(NotReadyException::new).token();
+        return current().orElseThrow(NotReadyException::new).token().secret();
     }
 
     /** The cell's public key, for seals. */
@@ -101,30 +94,19 @@ public class CellCredentials {
         }
         lastAttempt = clock.instant();
         try {
-            String token = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
-            if (token.isEmpty()) {
-                throw new IOException("the file is empty");
-            }
+            ServiceCredential token = ServiceCredential.read(tokenFile);
             ECPublicKey key = CellKeys.readPublicKey(publicKeyFile);
-            loaded = new Loaded(token, sha256(token), key);
+            loaded = new Loaded(token, key);
             log.log(Level.INFO, "Service token and cell public key loaded from {0} and {1}",
                     new Object[] {tokenFile, publicKeyFile});
-        } catch (IOException | IllegalStateException e) {
+        } catch (IllegalStateException e) {
             log.log(Level.WARNING, "Not ready: cannot read the service token ({0}) or the public key ({1}): {2}",
                     new Object[] {tokenFile, publicKeyFile, e.getClass().getSimpleName() + ": " + e.getMessage()});
         }
         return loaded;
     }
 
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
-    }
-
-    private record Loaded(String token, byte[] tokenHash, ECPublicKey publicKey) {
+    private record Loaded(ServiceCredential token, ECPublicKey publicKey) {
     }
 
     /** The host's own secrets are not loaded yet: it cannot serve anything. */
