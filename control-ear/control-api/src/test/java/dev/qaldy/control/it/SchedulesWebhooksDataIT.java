@@ -350,8 +350,16 @@ class SchedulesWebhooksDataIT {
         assertProblem(deliver(app, "ci", body, sign(secret, now - 600, body), "recorded-" + UUID.randomUUID()), 401,
                 "signature timestamp too old");
         assertProblem(deliver(app, "ci", body, sign(secret, now + 600, body), null), 401, "signature timestamp too far in the future");
-        assertProblem(deliver(app, "nope", body, sign(secret, body), null), 404, "no such webhook");
-        assertProblem(deliver("no-such-app-" + RUN, "ci", body, sign(secret, body), null), 404, "no such webhook");
+        // Issue 16: an unknown hook or app answers as a wrong signature does, so hook names cannot be enumerated.
+        Reply wrong = deliver(app, "ci", body, sign("not the secret", body), null);
+        for (Reply unknown : List.of(deliver(app, "nope", body, sign(secret, body), null),
+                deliver("no-such-app-" + RUN, "ci", body, sign(secret, body), null))) {
+            assertThat(unknown.status()).as(unknown.toString()).isEqualTo(401);
+            for (String field : List.of("type", "title", "detail")) {
+                assertThat(unknown.json().getString(field, null)).as("the same " + field + " as a wrong signature on a real hook")
+                        .isEqualTo(wrong.json().getString(field, null));
+            }
+        }
         byte[] big = new byte[256 * 1024 + 1];
         assertProblem(deliver(app, "ci", big, sign(secret, big), null), 413, "262144 bytes");
         assertThat(runs(app)).isEmpty();
@@ -385,7 +393,7 @@ class SchedulesWebhooksDataIT {
         assertThat(runs(app)).as("a replayed delivery is not run twice").hasSize(1);
 
         assertThat(api.delete("api/v1/apps/" + app + "/hooks/ci", owner.token()).status()).isEqualTo(204);
-        assertProblem(deliver(app, "ci", body, sign(secret, body), null), 404, "no such webhook");
+        assertProblem(deliver(app, "ci", body, sign(secret, body), null), 401, "the signature is wrong");
     }
 
     @Test

@@ -22,7 +22,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * {@code POST /api/v1/hooks/{app}/{hook}}: a webhook delivery, as the gate forwards it from
  * {@code /hooks/<app>/<hook>}. No session: the signature is the credential. Body bounded by
- * {@code qaldy.webhooks.max-body-bytes} (413); unknown hook → 404; a signature missing, wrong or
+ * {@code qaldy.webhooks.max-body-bytes} (413); a signature missing, wrong (always so for an unknown app or hook: no 404 to enumerate hook names by) or
  * timestamped outside {@code qaldy.webhooks.tolerance} → 401 ({@link HookSignature}); a key
  * reused with another body → 409; otherwise 202 {@code {"deliveryId"}}, the same id for a replay.
  */

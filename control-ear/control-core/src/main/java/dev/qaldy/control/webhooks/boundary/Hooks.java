@@ -42,6 +42,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @Transactional
 public class Hooks {
 
+    /** What a delivery to an unknown app or hook is checked against: made in this process, never given to anyone. */
+    private static final String UNKNOWN_HOOK_SECRET = HookSignature.newSecret();
+
     /** Most hooks one app may have. */
     public static final int MAX_PER_APP = 20;
 
@@ -149,8 +152,8 @@ public class Hooks {
      * @param oldSignature the {@code X-Qaldy-Signature} header of the old scheme, or null: only to say it is no longer accepted
      * @param key       the sender's idempotency key ({@link Idempotency#key}), or null. The same signed delivery
      *                  (signature timestamp and body) sent again is a replay whatever its key
-     * @throws NotFound     for an unknown app or hook
-     * @throws BadSignature when the signature is missing, malformed, wrong, or its timestamp is outside the tolerance
+     * @throws BadSignature when the signature is missing, malformed, wrong (always so for an unknown app or hook:
+     *                      the same answer, so hook names cannot be enumerated), or its timestamp is outside the tolerance
      * @throws Conflict     when the key was used before with a different body
      */
     public Received receive(String appName, String hookName, byte[] body, String signature, String oldSignature, String key) {
@@ -158,11 +161,11 @@ public class Hooks {
         Hook hook = app == null ? null : em.createNamedQuery(Hook.BY_NAME, Hook.class).setParameter("app", app)
                 .setParameter("name", hookName).setLockMode(LockModeType.PESSIMISTIC_WRITE)
                 .getResultStream().findFirst().orElse(null);
-        if (hook == null) {
-            throw new NotFound("there is no such webhook");
-        }
         Instant checkedAt = clock.instant();
-        HookSignature.Verdict verdict = HookSignature.check(hook.secret(), body, signature, checkedAt, tolerance);
+        // Issue 16: an unknown app or hook answers as a known one with a wrong signature (checked against a secret no
+        // sender has), so hook names cannot be enumerated by their 404s.
+        HookSignature.Verdict verdict = HookSignature.check(hook == null ? UNKNOWN_HOOK_SECRET : hook.secret(), body, signature,
+                checkedAt, tolerance);
         if (verdict != HookSignature.Verdict.VALID) {
             throw new BadSignature(refusal(verdict, signature, oldSignature, checkedAt));
         }
