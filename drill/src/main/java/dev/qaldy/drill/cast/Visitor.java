@@ -137,11 +137,18 @@ public final class Visitor {
     }
 
     /**
-     * Signs out on {@code app}'s origin ({@code GET /.qaldy/signout}) with this person's cookie,
-     * through {@code via}; the cookie is kept (a browser would drop it: keep it to send it again).
+     * Signs out on {@code app}'s origin ({@code POST /.qaldy/signout} from the app's own page, as its
+     * sign-out button sends it) with this person's cookie, through {@code via}; the cookie is kept (a
+     * browser would drop it: keep it to send it again).
      */
     public Seen signOutOf(Http via, String app) {
-        return get(via, app, "/.qaldy/signout", Map.of());
+        HttpRequest.Builder request = via.request(cell.appHost(app), "/.qaldy/signout").header("Accept", "text/html,*/*")
+                .header("Origin", "http://" + cell.appHost(app)).header("Sec-Fetch-Site", "same-origin");
+        String cookie = appCookies.get(app);
+        if (cookie != null) {
+            request.header("Cookie", cookie);
+        }
+        return via.send(request.POST(HttpRequest.BodyPublishers.noBody()).build());
     }
 
     /** A browser-like GET of {@code path} on the app's origin with this person's cookie (if any). */

@@ -175,6 +175,20 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "The server behind the gate didn't answer in time; try again in a moment.", null, null);
     }
 
+    /** {@code /.qaldy/signout} with another method than POST (a link, a prefetch): nothing is signed out. */
+    public static Page signOutNeedsPost(String app) {
+        return new Page(405, "method-not-allowed", "Sign out with the app's button",
+                "Signing out of " + app + " takes a POST from the app's own page (its sign-out button); opening "
+                        + "this address signs nobody out.", null, null);
+    }
+
+    /** A sign-out POST sent by another site's page: refused, nothing is signed out. */
+    public static Page crossSiteSignOut(String app) {
+        return new Page(403, "cross-site-request", "Sign-out refused",
+                "Only " + app + "'s own pages can sign you out of it; this request came from another site, and you are"
+                        + " still signed in.", null, null);
+    }
+
     public static Page signedOut(String app) {
         return new Page(200, "signed-out", "Signed out",
                 "You're signed out of " + app + " in this browser.", null, null);

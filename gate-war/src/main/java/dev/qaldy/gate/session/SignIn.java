@@ -129,9 +129,22 @@ public class SignIn {
      * this gate refuses the token at once, and the control plane is asked to sign it out, which
      * tells every gate before it answers ({@link SignOutClient}). While the control plane cannot
      * be reached the cookie is still cleared and the page says the session ends on this gate only
-     * ({@value #SIGNED_OUT_HEADER}: {@code this-gate}; else {@code everywhere}). Never fails.
+     * ({@value #SIGNED_OUT_HEADER}: {@code this-gate}; else {@code everywhere}). Only a POST from the
+     * app's own origin ({@link SameOrigin}) signs out: any other method is 405 with {@code Allow: POST},
+     * a cross-site POST 403, and neither touches the cookie or the session (issue 16).
      */
     public void signOut(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        if (!"POST".equals(req.getMethod())) {
+            res.setHeader("Allow", "POST");
+            Pages.send(req, res, Page.signOutNeedsPost(app));
+            return;
+        }
+        if (!SameOrigin.allows(req.getHeader("Sec-Fetch-Site"), req.getHeader("Origin"), req.getHeader("Host"))) {
+            log.log(Level.FINE, "gate: refused a cross-site sign-out of {0} (Origin {1}, Sec-Fetch-Site {2})",
+                    new Object[] {app, req.getHeader("Origin"), req.getHeader("Sec-Fetch-Site")});
+            Pages.send(req, res, Page.crossSiteSignOut(app));
+            return;
+        }
         res.addHeader("Set-Cookie", SessionCookie.clear(config.secure()));
         boolean everywhere = endSessions(app, req);
         res.setHeader(SIGNED_OUT_HEADER, everywhere ? "everywhere" : "this-gate");

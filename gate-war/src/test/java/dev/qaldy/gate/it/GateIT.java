@@ -352,7 +352,7 @@ class GateIT {
         assertThat(bearer.status()).isEqualTo(200);
         assertThat(fakes.atRuntime).allSatisfy(s -> assertThat(s.header("Authorization")).isNull());
 
-        Reply out = get(app("guestbook"), "/.qaldy/signout");
+        Reply out = send("POST", app("guestbook"), "/.qaldy/signout", new byte[0], false);
         assertThat(out.header("Set-Cookie")).isEqualTo("qaldy_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
     }
 
@@ -386,7 +386,23 @@ class GateIT {
 
         assertThat(get(app("guestbook"), "/", "Cookie: qaldy_session=" + cookie).status()).isEqualTo(200);
         fakes.atControl.clear();
-        Reply out = get(app("guestbook"), "/.qaldy/signout", "Cookie: qaldy_session=" + cookie);
+        // Issue 16: a link or another site's page cannot sign a person out; only a POST from the app's own origin can.
+        Reply linked = get(app("guestbook"), "/.qaldy/signout", "Accept: text/html", "Cookie: qaldy_session=" + cookie);
+        assertThat(linked.status()).isEqualTo(405);
+        assertThat(linked.header("Allow")).isEqualTo("POST");
+        assertThat(linked.text()).contains("sign-out button");
+        for (String[] crossSite : new String[][] {{"Sec-Fetch-Site: cross-site", "Origin: https://evil.example"},
+                {"Origin: http://" + app("other")}, {"Origin: null"}, {"Sec-Fetch-Site: same-site", "Origin: http://" + app("other")}}) {
+            String[] headers = java.util.stream.Stream.concat(java.util.Arrays.stream(crossSite), java.util.stream.Stream.of(
+                    "Cookie: qaldy_session=" + cookie)).toArray(String[]::new);
+            Reply refused = send("POST", app("guestbook"), "/.qaldy/signout", new byte[0], false, headers);
+            assertThat(refused.status()).as(String.join(", ", crossSite)).isEqualTo(403);
+            assertThat(refused.header("Set-Cookie")).isNull();
+        }
+        assertThat(fakes.atControl).as("nothing signed out").isEmpty();
+        assertThat(get(app("guestbook"), "/", "Cookie: qaldy_session=" + cookie).status()).as("still signed in").isEqualTo(200);
+        Reply out = send("POST", app("guestbook"), "/.qaldy/signout", new byte[0], false, "Cookie: qaldy_session=" + cookie,
+                "Origin: http://" + app("guestbook"), "Sec-Fetch-Site: same-origin");
         assertThat(out.status()).isEqualTo(204);
         assertThat(out.header("X-Qaldy-Signed-Out")).isEqualTo("everywhere");
         assertThat(out.header("Set-Cookie")).isEqualTo("qaldy_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
