@@ -41,7 +41,8 @@ import java.util.regex.Pattern;
  * <p>The rules (seed: "apps still go to sleep at the cap with no API at all"):
  * <ul>
  * <li>A state is taken only when its signature is the cell's, its sequence is above the one held
- * for the account, its period is not over and it was not signed in the future (both with
+ * for the account (and not below the highest ever taken for it, {@link HighWaterMarks}, kept in a
+ * file of its own, so deleting the account's file does not let an older state back in), its period is not over and it was not signed in the future (both with
  * {@code leeway} for clock skew). Anything else is refused and logged at WARNING, and the last
  * good state stays.
  * <li>The app sleeps when spent (from the state) + counted here ≥ cap. A held state whose period
@@ -145,6 +146,7 @@ public final class CapKeeper {
     private final Logger log;
     private final int maxAccounts;
     private final ConcurrentHashMap<Long, Account> accounts = new ConcurrentHashMap<>();
+    private final HighWaterMarks marks;
     /** Batches sealed and not acknowledged, oldest first; guarded by {@link #reports}. */
     private final Deque<UUID> unacknowledged = new ArrayDeque<>();
     private final Object reports = new Object();
@@ -164,6 +166,7 @@ public final class CapKeeper {
         this.dir = dir;
         this.log = Objects.requireNonNull(log, "log");
         this.maxAccounts = maxAccounts;
+        this.marks = new HighWaterMarks(dir, log);
         if (leeway.isNegative()) {
             throw new IllegalArgumentException("the leeway must not be negative: " + leeway);
         }
@@ -195,6 +198,7 @@ public final class CapKeeper {
             account = accounts.computeIfAbsent(state.accountId(), Account::new);
         }
         Offer offer;
+        long mark = marks.of(state.accountId());
         synchronized (account) {
             CapState held = account.state;
             if (held != null && state.sequence() <= held.sequence()) {
@@ -202,14 +206,18 @@ public final class CapKeeper {
                     return new Offer.AlreadyHeld(held);
                 }
                 offer = null;
+            } else if (held == null && state.sequence() < mark) {
+                offer = null; // its file was lost: the mark still knows what was taken (issue 16)
             } else {
                 account.take(jws, state);
+                marks.raise(state.accountId(), state.sequence());
                 offer = new Offer.Accepted(state);
             }
         }
         if (offer == null) {
             return refused(Refusal.OLDER_SEQUENCE, "sequence " + state.sequence() + " is not above the held "
-                    + account.sequence(), state);
+                    + Math.max(account.sequence(), mark) + (account.sequence() < mark ? " (this edge's high-water mark; the"
+                    + " account's own file was lost)" : ""), state);
         }
         log.log(Level.FINE, "cap: account {0} now at sequence {1} ({2}: {3} of {4} cents)", new Object[] {
                 state.accountId(), state.sequence(), state.period(), state.spentMillicents() / 1000.0, state.capCents()});
@@ -421,6 +429,7 @@ public final class CapKeeper {
         int read = 0;
         try {
             Files.createDirectories(dir);
+            marks.load();
             try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
                 for (Path file : files) {
                     String name = file.getFileName().toString();
@@ -436,6 +445,7 @@ public final class CapKeeper {
                     try {
                         Account account = read(file, id);
                         accounts.put(id, account);
+                        marks.raise(id, account.sequence());
                         read++;
                     } catch (IOException | RuntimeException | InvalidTokenException | ParseException e) {
                         setAside(file, id, e);
@@ -448,6 +458,11 @@ public final class CapKeeper {
         synchronized (reports) {
             accounts.values().stream().map(a -> a.pendingBatch).filter(Objects::nonNull).distinct()
                     .forEach(unacknowledged::addLast);
+        }
+        try {
+            marks.write(); // marks learned from the account files (a cell older than the marks file, or a lost one)
+        } catch (IOException e) {
+            log.log(Level.WARNING, "cap: cannot write the high-water marks to {0}: {1}", new Object[] {dir, e.toString()});
         }
         return read;
     }
@@ -490,11 +505,15 @@ public final class CapKeeper {
         }
     }
 
-    /** Writes one account if it changed; writes of one account are ordered by its write lock. */
+    /**
+     * Writes one account if it changed, after the high-water marks (so a mark is never behind a kept
+     * state); writes of one account are ordered by its write lock.
+     */
     private void write(Account account) throws IOException {
         if (dir == null) {
             return;
         }
+        marks.write();
         synchronized (account.writing) {
             byte[] bytes;
             long version;

@@ -257,7 +257,8 @@ class CapKeeperTest {
         UsageBatch sealed = before.nextBatch().orElseThrow();
         before.count(ANA, "guestbook", 3, 0);
         before.flush();
-        assertThat(Files.list(dir).map(p -> p.getFileName().toString())).containsExactly("account-7.json");
+        assertThat(Files.list(dir).map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("account-7.json",
+                HighWaterMarks.FILE);
 
         CapKeeper after = keeper(dir);
         assertThat(after.load()).isEqualTo(1);
@@ -338,6 +339,47 @@ class CapKeeperTest {
         CapKeeper after = keeper(dir);
         assertThat(after.load()).isEqualTo(1);
         assertThat(dir.resolve(".account-7.x.tmp")).doesNotExist();
+    }
+
+    @Test
+    void an_account_file_deleted_does_not_let_an_older_state_of_the_period_back_in(@TempDir Path dir) throws Exception {
+        // Issue 16: gate stopped, gate-cap/account-<id>.json deleted, gate started with the API down, an older signed
+        // state pushed: it was taken (the rollback guard lived in the deleted file), and an app over its cap was served.
+        String older = sign(state(3, "2026-03", 1, 0, NOW));
+        CapKeeper before = keeper(dir);
+        before.offer(older);
+        before.offer(sign(state(5, "2026-03", 1, 1000, NOW)));
+        assertThat(before.verdict(ANA)).isInstanceOf(Verdict.Asleep.class);
+        Files.delete(dir.resolve("account-7.json"));
+
+        CapKeeper after = keeper(dir);
+        after.load();
+        assertThat(after.verdict(ANA)).as("unknown (asleep while the API is down), not fresh").isInstanceOf(Verdict.Unknown.class);
+        logged.clear();
+        assertThat(after.offer(older)).isInstanceOfSatisfying(Offer.Refused.class,
+                r -> assertThat(r.reason()).isEqualTo(Refusal.OLDER_SEQUENCE));
+        assertThat(logged).anyMatch(r -> r.getLevel() == Level.WARNING && r.getParameters()[2].toString().contains("high-water mark"));
+        assertThat(after.verdict(ANA)).isInstanceOf(Verdict.Unknown.class);
+        assertThat(after.offer(sign(state(5, "2026-03", 1, 1000, NOW)))).as("the state it had").isInstanceOf(Offer.Accepted.class);
+        assertThat(after.verdict(ANA)).isInstanceOf(Verdict.Asleep.class);
+        assertThat(after.offer(sign(state(6, "2026-03", 2, 1000, NOW)))).isInstanceOf(Offer.Accepted.class);
+    }
+
+    @Test
+    void a_damaged_marks_file_is_set_aside_and_the_marks_come_from_the_account_files(@TempDir Path dir) throws Exception {
+        CapKeeper before = keeper(dir);
+        before.offer(sign(state(4, "2026-03", 1, 0, NOW)));
+        Files.writeString(dir.resolve(HighWaterMarks.FILE), "{\"marks\":{\"7\":\"x");
+        logged.clear();
+        CapKeeper after = keeper(dir);
+        assertThat(after.load()).isEqualTo(1);
+        assertThat(dir.resolve(HighWaterMarks.FILE + ".refused")).exists();
+        assertThat(logged).filteredOn(r -> r.getLevel() == Level.WARNING).hasSize(1);
+        Files.delete(dir.resolve("account-7.json"));
+        CapKeeper third = keeper(dir);
+        third.load();
+        assertThat(third.offer(sign(state(3, "2026-03", 1, 0, NOW)))).as("the mark was written again from the account file")
+                .isInstanceOf(Offer.Refused.class);
     }
 
     @Test
