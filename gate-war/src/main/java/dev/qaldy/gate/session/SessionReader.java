@@ -14,7 +14,10 @@ import java.util.Objects;
  * never asks the API who someone is, so people signed in stay signed in while it is down.
  * An {@code Authorization: Bearer} token wins over the cookie; a bad Bearer token is not
  * rescued by a cookie. A session made on one app's origin (its token's audience) opens that app
- * only: anywhere else it is invalid. A token signed out ({@link SignedOutSessions}, pushed by the
+ * only: anywhere else it is invalid. On an app's origin a cookie counts only with that app's own
+ * session: a console session (no audience) opens an app only as {@code Authorization: Bearer}
+ * (issue 16: with a real base domain, a sibling app can plant a cookie for the parent domain).
+ * A token signed out ({@link SignedOutSessions}, pushed by the
  * control plane) is invalid, also when {@link VerifiedSessions} verified it before.
  */
 public final class SessionReader {
@@ -66,7 +69,7 @@ public final class SessionReader {
     public SessionCheck read(String authorization, List<String> cookieHeaders, String app) {
         String bearer = bearerToken(authorization);
         if (bearer != null) {
-            return verify(bearer, app);
+            return verify(bearer, app, false);
         }
         List<String> tokens = SessionCookie.values(cookieHeaders, SessionCookie.NAME);
         if (tokens.isEmpty()) {
@@ -74,7 +77,7 @@ public final class SessionReader {
         }
         SessionCheck last = new SessionCheck.Missing();
         for (String token : tokens.subList(0, Math.min(tokens.size(), MAX_COOKIES_TRIED))) {
-            last = verify(token, app);
+            last = verify(token, app, true);
             if (last instanceof SessionCheck.Valid) {
                 return last;
             }
@@ -82,11 +85,14 @@ public final class SessionReader {
         return last;
     }
 
-    private SessionCheck verify(String token, String app) {
+    private SessionCheck verify(String token, String app, boolean fromCookie) {
         try {
             Session session = verified == null ? SessionTokens.verify(token, key, clock) : verified.verify(token, key);
             if (signedOut != null && signedOut.contains(session.tokenId())) {
                 return new SessionCheck.Invalid("this session was signed out");
+            }
+            if (app != null && fromCookie && session.audience() == null) {
+                return new SessionCheck.Invalid("a console session in a cookie of an app's origin (it opens apps as Bearer only)");
             }
             boolean fits = app == null ? session.audience() == null : session.opens(app);
             return fits ? new SessionCheck.Valid(session) : new SessionCheck.Invalid("a session of another origin");

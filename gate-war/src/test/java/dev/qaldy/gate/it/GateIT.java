@@ -52,6 +52,13 @@ class GateIT {
     private static final String FOREIGN = token(new Session(7, "ann@example.com", "it-3", Instant.now(), Instant.now().plusSeconds(3600)), OTHER);
     private static final String CAROL = person(9);
     private static final String DAVE = person(10);
+    /** Sessions made on an app's origin (its ticket): the only ones a cookie there may carry (issue 16). */
+    private static final String ANN_ON_GUESTBOOK = token(new Session(7, "ann@example.com", "it-1g", Instant.now(),
+            Instant.now().plusSeconds(3600), SessionTokens.appAudience("guestbook")), CELL);
+    private static final String ANN_ON_BROKEN = personOn(7, "broken");
+    private static final String CAROL_ON_MEMO = personOn(9, "memo");
+    private static final String DAVE_ON_MEMO = personOn(10, "memo");
+    private static final String DAVE_ON_SITE = personOn(10, FakeUpstreams.PUBLIC_SITE);
     /** The freshness window the gate runs with here. */
     private static final Duration FRESH = Duration.ofSeconds(1);
     /** What the gate says about how access was decided. */
@@ -81,13 +88,19 @@ class GateIT {
         return token(new Session(id, "p" + id + "@example.com", "it-p" + id, Instant.now(), Instant.now().plusSeconds(3600)), CELL);
     }
 
+    /** Person {@code id}'s session made on {@code app}'s origin. */
+    private static String personOn(long id, String app) {
+        return token(new Session(id, id == 7 ? "ann@example.com" : "p" + id + "@example.com", "it-p" + id + "-" + app, Instant.now(),
+                Instant.now().plusSeconds(3600), SessionTokens.appAudience(app)), CELL);
+    }
+
     @BeforeAll
     static void start() throws Exception {
         Path dir = Path.of(System.getProperty("gate.it.dir", "target/gate-it")).toAbsolutePath();
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("cell.pub.pem"), CellKeys.toPem((ECPublicKey) CELL.getPublic()));
         Files.writeString(dir.resolve("service-token"), SERVICE_TOKEN + "\n");
-        fakes = new FakeUpstreams(SERVICE_TOKEN, ANN, (ECPrivateKey) CELL.getPrivate());
+        fakes = new FakeUpstreams(SERVICE_TOKEN, ANN_ON_GUESTBOOK, (ECPrivateKey) CELL.getPrivate());
         fakes.start();
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
@@ -296,6 +309,12 @@ class GateIT {
         assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + FOREIGN).status()).as("other key").isEqualTo(401);
         assertThat(get(app("guestbook"), "/", "Cookie: qaldy_session=" + ANN.substring(0, ANN.length() - 4) + "AAAA")
                 .status()).as("forged").isEqualTo(401);
+        // Issue 16: a console session opens an app only as Bearer; from a cookie (which a sibling app could plant for the
+        // parent domain) only the app's own ticket session counts.
+        assertThat(get(app("guestbook"), "/", "Accept: application/json", "Cookie: qaldy_session=" + ANN).status())
+                .as("a console session in a cookie").isEqualTo(401);
+        assertThat(get(app("guestbook"), "/", "Accept: application/json", "Cookie: qaldy_session=" + personOn(7, "memo")).status())
+                .as("another app's session in a cookie").isEqualTo(401);
         assertThat(fakes.atRuntime).isEmpty();
     }
 
@@ -316,7 +335,7 @@ class GateIT {
         Reply signIn = get(app("guestbook"), "/.qaldy/ticket?t=" + FakeUpstreams.GOOD_TICKET + "&return=%2Fentries%3Fp%3D1");
         assertThat(signIn.status()).isEqualTo(302);
         assertThat(signIn.header("Location")).isEqualTo("/entries?p=1");
-        assertThat(signIn.header("Set-Cookie")).startsWith("qaldy_session=" + ANN + "; Path=/; Max-Age=")
+        assertThat(signIn.header("Set-Cookie")).startsWith("qaldy_session=" + ANN_ON_GUESTBOOK + "; Path=/; Max-Age=")
                 .endsWith("; HttpOnly; SameSite=Lax");
 
         Reply evil = get(app("guestbook"), "/.qaldy/ticket?t=" + FakeUpstreams.GOOD_TICKET + "&return=//evil.com/x");
@@ -326,7 +345,7 @@ class GateIT {
         assertThat(used.text()).contains("This sign-in link has expired");
 
         fakes.atRuntime.clear();
-        Reply page = get(app("guestbook"), "/entries?p=1", "Cookie: theme=dark; qaldy_session=" + ANN + "; lang=en",
+        Reply page = get(app("guestbook"), "/entries?p=1", "Cookie: theme=dark; qaldy_session=" + ANN_ON_GUESTBOOK + "; lang=en",
                 "X-Qaldy-Person-Email: mallory@evil.com", "X-Forwarded-For: 6.6.6.6",
                 "Connection: X-Strip-Me", "X-Strip-Me: 1", "Keep-Alive: timeout=1");
         assertThat(page.status()).isEqualTo(200);
@@ -534,7 +553,7 @@ class GateIT {
         assertThat(stillDenied.status()).as("a remembered deny stays a deny").isEqualTo(403);
         assertThat(stillDenied.header(ACCESS)).isEqualTo("refused");
 
-        Reply unknown = get(app("memo"), "/", "Accept: text/html", "Cookie: qaldy_session=" + CAROL);
+        Reply unknown = get(app("memo"), "/", "Accept: text/html", "Cookie: qaldy_session=" + CAROL_ON_MEMO);
         assertThat(unknown.status()).as("never a 403 for someone the gate never saw").isEqualTo(503);
         assertThat(unknown.header(ACCESS)).isEqualTo("refused");
         assertThat(unknown.header("Retry-After")).isEqualTo("30");
@@ -665,7 +684,7 @@ class GateIT {
         fakes.accessMode(FakeUpstreams.AccessMode.ANSWER);
         awaitTheControlPlane();
         fakes.atRuntime.clear();
-        Reply site = get(app(FakeUpstreams.PUBLIC_SITE), "/", "Accept: text/html", "Cookie: qaldy_session=" + DAVE);
+        Reply site = get(app(FakeUpstreams.PUBLIC_SITE), "/", "Accept: text/html", "Cookie: qaldy_session=" + DAVE_ON_SITE);
         assertThat(site.status()).isEqualTo(200);
         assertThat(site.header(ACCESS)).isEqualTo("public");
         assertThat(site.header("X-Qaldy-Site")).isEqualTo("asked");
@@ -739,10 +758,10 @@ class GateIT {
         assertThat(api.header("Retry-After")).isEqualTo("30");
         assertThat(api.header("Content-Type")).isEqualTo("application/problem+json");
 
-        Reply remembered = get(app("memo"), "/", "Cookie: qaldy_session=" + DAVE);
+        Reply remembered = get(app("memo"), "/", "Cookie: qaldy_session=" + DAVE_ON_MEMO);
         assertThat(remembered.status()).as("connection refused: the copy").isEqualTo(200);
         assertThat(remembered.header(ACCESS)).isEqualTo("outage-copy");
-        Reply never = get(app("broken"), "/", "Accept: text/html", "Cookie: qaldy_session=" + ANN);
+        Reply never = get(app("broken"), "/", "Accept: text/html", "Cookie: qaldy_session=" + ANN_ON_BROKEN);
         assertThat(never.status()).isEqualTo(503);
         assertThat(never.header("Set-Cookie")).isNull();
         Reply ticket = get(app("guestbook"), "/.qaldy/ticket?t=" + FakeUpstreams.GOOD_TICKET + "&return=/", "Accept: text/html");
@@ -793,7 +812,7 @@ class GateIT {
         assertThat(propfind.header(SHIELD)).isEqualTo("bot-rule");
         assertThat(propfind.header("Allow")).isEqualTo("DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT");
 
-        Reply remembered = get(app("memo"), "/", "Cookie: qaldy_session=" + DAVE);
+        Reply remembered = get(app("memo"), "/", "Cookie: qaldy_session=" + DAVE_ON_MEMO);
         assertThat(remembered.status()).as("an ordinary request still passes to the outage copy").isEqualTo(200);
         assertThat(remembered.header(SHIELD)).isNull();
         assertThat(fakes.atRuntime).extracting(Seen::uri).containsExactly("/");
@@ -874,7 +893,7 @@ class GateIT {
     @Order(18)
     void withTheRuntimeHostDownAPersonLetInGetsACalm503WithRetryAfterNotA502() throws IOException {
         fakes.stopRuntime();
-        Reply remembered = get(app("memo"), "/", "Accept: text/html", "Cookie: qaldy_session=" + DAVE);
+        Reply remembered = get(app("memo"), "/", "Accept: text/html", "Cookie: qaldy_session=" + DAVE_ON_MEMO);
         assertThat(remembered.header(ACCESS)).as("let in from the copy (test 14 stopped the control plane)").isEqualTo("outage-copy");
         assertThat(remembered.status()).isEqualTo(503);
         assertThat(remembered.header("Retry-After")).isEqualTo("30");

@@ -45,6 +45,17 @@ class SessionReaderTest {
     }
 
     @Test
+    void onAnAppsOriginAConsoleSessionCountsAsBearerOnlyNeverFromACookie() {
+        // Issue 16: with a real base domain a sibling app can plant a cookie for the parent domain.
+        String console = sign(ann, CELL);
+        assertThat(reader.read(null, List.of("qaldy_session=" + console), "shop")).isInstanceOf(SessionCheck.Invalid.class);
+        assertThat(reader.read(null, List.of("qaldy_session=" + console), "shop")).asString().contains("Bearer only");
+        assertThat(reader.read("Bearer " + console, List.of(), "shop")).isEqualTo(new SessionCheck.Valid(ann));
+        assertThat(reader.read(null, List.of("qaldy_session=" + console))).as("the console's own cookie")
+                .isEqualTo(new SessionCheck.Valid(ann));
+    }
+
+    @Test
     void aValidCookieIsASession() {
         SessionCheck check = reader.read(null, List.of("theme=dark; qaldy_session=" + sign(ann, CELL) + "; lang=en"));
         assertThat(check).isEqualTo(new SessionCheck.Valid(ann));
