@@ -393,7 +393,8 @@ class PublishAndOpenIT {
 
         // 4. /.qaldy/signout while the control plane is down: the cookie is cleared, the page says so, never fails
         HttpResponse<String> outage = cell.send(cell.request(cell.appHost("signout"), "/.qaldy/signout")
-                .header("Accept", "text/html").header("Cookie", cookie2).GET().build());
+                .header("Accept", "text/html").header("Cookie", cookie2).header("Origin", "http://" + cell.appHost("signout"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build());
         assertThat(outage.statusCode()).isEqualTo(200);
         assertThat(outage.headers().firstValue("X-Qaldy-Signed-Out")).hasValue("this-gate");
         assertThat(outage.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c).startsWith("qaldy_session=;"));

@@ -1,6 +1,6 @@
 package dev.qaldy.gate.access;
 
-import dev.qaldy.gate.platform.AppName;
+import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.InternalFeed;
 import jakarta.annotation.PostConstruct;
@@ -249,7 +249,7 @@ public class GateSync {
         long last = after == null || gap ? Long.MIN_VALUE : after;
         List<Change> changes = new ArrayList<>();
         for (JsonValue value : array) {
-            if (!(value instanceof JsonObject o) || !(o.get("app") instanceof JsonString app) || !AppName.valid(app.getString())
+            if (!(value instanceof JsonObject o) || !(o.get("app") instanceof JsonString app) || !AppLabel.valid(app.getString())
                     || !(o.get("sequence") instanceof JsonNumber seq) || !seq.isIntegral()
                     || !(o.get("sharingVersion") instanceof JsonNumber version) || !version.isIntegral()
                     || version.longValue() < 0 || seq.longValue() <= last) {

@@ -1,6 +1,6 @@
 package dev.qaldy.gate.access;
 
-import dev.qaldy.gate.platform.AppName;
+import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.InternalCall;
 import dev.qaldy.gate.platform.Page;
@@ -72,7 +72,7 @@ public class SharingVersionPush {
             return null;
         }
         String app = json.get("app") instanceof JsonString s ? s.getString() : null;
-        if (!AppName.valid(app) || !(json.get("sharingVersion") instanceof JsonNumber version) || !version.isIntegral()) {
+        if (!AppLabel.valid(app) || !(json.get("sharingVersion") instanceof JsonNumber version) || !version.isIntegral()) {
             return null;
         }
         long value;

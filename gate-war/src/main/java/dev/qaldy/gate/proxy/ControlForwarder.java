@@ -1,5 +1,6 @@
 package dev.qaldy.gate.proxy;
 
+import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.platform.CellSecrets;
@@ -59,7 +60,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 @ApplicationScoped
 public class ControlForwarder {
 
-    static final Pattern HOOK_PATH = Pattern.compile("/hooks/([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)/([a-z0-9-]{1,40})");
+    static final Pattern HOOK_PATH = Pattern.compile("/hooks/(" + AppLabel.PATTERN.pattern() + ")/([a-z0-9-]{1,40})");
     static final Pattern DATA_PATH = Pattern.compile("/\\.qaldy/data/([a-z0-9-]{1,40})(/[0-9]{1,19})?");
     static final Pattern DATA_QUERY = Pattern.compile("(?:(?:limit|after)=[0-9]{1,19})(?:&(?:limit|after)=[0-9]{1,19})?");
     /** Largest data request body passed on (the control plane keeps records to 16 KiB). */

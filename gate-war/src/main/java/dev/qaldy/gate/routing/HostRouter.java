@@ -1,6 +1,6 @@
 package dev.qaldy.gate.routing;
 
-import dev.qaldy.gate.platform.AppName;
+import dev.qaldy.contract.apps.AppLabel;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 public final class HostRouter {
 
     /** A DNS label as app names are: 1–63 of a-z, 0-9 and '-', not starting or ending with '-'. */
-    static final Pattern LABEL = AppName.PATTERN;
+    static final Pattern LABEL = AppLabel.PATTERN;
     private static final Pattern NAME_CHARS = Pattern.compile("[a-z0-9.-]+");
     private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
     private static final int MAX_HOST_LENGTH = 253 + 6;

@@ -1,6 +1,6 @@
 package dev.qaldy.gate.shield;
 
-import dev.qaldy.gate.platform.AppName;
+import dev.qaldy.contract.apps.AppLabel;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -59,7 +59,7 @@ public record OwnerSettings(String app, long sequence, List<Pattern> blockedUser
      */
     public static Optional<OwnerSettings> read(JsonObject json, Consumer<String> problems) {
         String app = json.get("app") instanceof JsonString s ? s.getString() : null;
-        if (app == null || !AppName.valid(app) || !(json.get("sequence") instanceof JsonNumber seq) || !seq.isIntegral()) {
+        if (app == null || !AppLabel.valid(app) || !(json.get("sequence") instanceof JsonNumber seq) || !seq.isIntegral()) {
             problems.accept("an entry without a valid app name and sequence");
             return Optional.empty();
         }

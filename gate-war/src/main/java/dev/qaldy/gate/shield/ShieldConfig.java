@@ -1,6 +1,6 @@
 package dev.qaldy.gate.shield;
 
-import dev.qaldy.gate.platform.AppName;
+import dev.qaldy.contract.apps.AppLabel;
 import io.github.bucket4j.TimeMeter;
 import java.time.Clock;
 import java.time.DateTimeException;
@@ -168,7 +168,7 @@ public final class ShieldConfig {
             if (name.startsWith(APP)) {
                 String[] appAndKey = split(name.substring(APP.length()), name, APP_KEYS);
                 if (appAndKey != null) {
-                    if (!AppName.valid(appAndKey[0])) {
+                    if (!AppLabel.valid(appAndKey[0])) {
                         throw new IllegalStateException(name + ": not an app name");
                     }
                     apps.add(appAndKey[0]);

@@ -1,7 +1,7 @@
 package dev.qaldy.gate.shield;
 
 import dev.qaldy.contract.files.KeptFile;
-import dev.qaldy.gate.platform.AppName;
+import dev.qaldy.contract.apps.AppLabel;
 import jakarta.json.Json;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -195,7 +195,7 @@ public final class ShieldStateFile {
         String client = string(entry, "client");
         boolean hasApp = scope == RateLimiter.Scope.CLIENT || scope == RateLimiter.Scope.APP;
         boolean hasClient = scope != RateLimiter.Scope.APP;
-        if (hasApp != AppName.valid(app) || (!hasApp && !app.isEmpty())) {
+        if (hasApp != AppLabel.valid(app) || (!hasApp && !app.isEmpty())) {
             throw new IllegalArgumentException("app " + app + " for a " + scope + " bucket");
         }
         if (hasClient == client.isEmpty() || client.length() > 64 || client.chars().anyMatch(c -> c <= ' ' || c > '~')) {
@@ -207,7 +207,7 @@ public final class ShieldStateFile {
 
     private static DailyLimits.Kept day(JsonObject entry) {
         String app = string(entry, "day");
-        if (!AppName.valid(app)) {
+        if (!AppLabel.valid(app)) {
             throw new IllegalArgumentException("not an app name: " + app);
         }
         return new DailyLimits.Kept(app, ZoneId.of(string(entry, "zone")), whole(entry, "count"),

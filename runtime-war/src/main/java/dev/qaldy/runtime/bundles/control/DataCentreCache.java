@@ -1,5 +1,6 @@
 package dev.qaldy.runtime.bundles.control;
 
+import dev.qaldy.contract.apps.AppLabel;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.qaldy.runtime.bundles.entity.BundleKey;
@@ -82,7 +83,6 @@ public class DataCentreCache {
     /** Temporary files older than this were left by a crash; younger ones may be another host's write. */
     static final Duration ABANDONED = Duration.ofHours(1);
     static final int MAX_APPS_REMEMBERED = 100_000;
-    private static final Pattern APP = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern JWS = Pattern.compile("[A-Za-z0-9_.-]{1,4096}");
     private static final Pattern STEM = Pattern.compile("[a-z0-9-]{1,63}\\.v[0-9]{1,18}");
@@ -402,7 +402,7 @@ public class DataCentreCache {
     }
 
     private static String checked(String app) {
-        if (!APP.matcher(app).matches()) {
+        if (!AppLabel.valid(app)) {
             throw new IllegalArgumentException("not an app name: " + app.replaceAll("\\p{Cntrl}", "?"));
         }
         return app;

@@ -1,5 +1,6 @@
 package dev.qaldy.runtime.sandbox.boundary;
 
+import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.runtime.bundles.control.AppCode;
 import dev.qaldy.runtime.bundles.entity.Bundle;
 import dev.qaldy.runtime.bundles.entity.Sourced;
@@ -49,7 +50,6 @@ public class JobServlet extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
     static final Pattern RAW_PATH = Pattern.compile("/\\.qaldy/jobs/([A-Za-z0-9_-]{1,64})");
-    static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
     /** Largest request (a webhook body of up to 256 KiB, JSON-escaped, plus the rest). */
     static final int MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 
@@ -99,7 +99,7 @@ public class JobServlet extends HttpServlet {
             String app = request.getHeader("X-Qaldy-App");
             if (!path.matches() || runHeader == null || !runHeader.matches("[0-9]{1,19}")
                     || request.getHeader("X-Qaldy-Person-Email") != null
-                    || app == null || !DNS_LABEL.matcher(app.toLowerCase(Locale.ROOT)).matches()) {
+                    || app == null || !AppLabel.valid(app.toLowerCase(Locale.ROOT))) {
                 ErrorPages.write(response, 404, "not-found", "Not found", "There is no page at this address.", null);
                 return;
             }

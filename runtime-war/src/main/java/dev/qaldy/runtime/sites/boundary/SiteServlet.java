@@ -1,5 +1,6 @@
 package dev.qaldy.runtime.sites.boundary;
 
+import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.runtime.bundles.control.AppCode;
 import dev.qaldy.runtime.bundles.entity.Bundle;
@@ -70,7 +71,6 @@ public class SiteServlet extends HttpServlet {
     public static final String TIMING_METRIC = "runtime-control";
     /** Largest request body a handler gets, in bytes. */
     static final int MAX_REQUEST_BYTES = 1024 * 1024;
-    static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
     static final int MAX_QUERY_PARAMETERS = 200;
 
     @Inject
@@ -166,7 +166,7 @@ public class SiteServlet extends HttpServlet {
             throw new BadRequestException("The request names no app.");
         }
         app = app.toLowerCase(Locale.ROOT);
-        if (!DNS_LABEL.matcher(app).matches()) {
+        if (!AppLabel.valid(app)) {
             throw new BadRequestException("The app name is not a DNS label.");
         }
         return app;

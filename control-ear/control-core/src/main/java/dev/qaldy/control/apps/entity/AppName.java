@@ -1,5 +1,6 @@
 package dev.qaldy.control.apps.entity;
 
+import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.control.platform.control.InvalidInput;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -10,8 +11,8 @@ import java.util.regex.Pattern;
  */
 public final class AppName {
 
-    /** 1 to 63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit. */
-    public static final Pattern LABEL = Pattern.compile("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$");
+    /** 1 to 63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit ({@link AppLabel}, the edge's rule too). */
+    public static final Pattern LABEL = AppLabel.PATTERN;
     /** Names that would collide with the platform's own hosts. */
     public static final Set<String> RESERVED = Set.of("api", "console", "www", "hooks", "status", "admin", "qaldy",
             "localhost");
