@@ -289,7 +289,12 @@ class GateIT {
         assertThat(fakes.atRuntime).isEmpty();
         assertThat(fakes.atControl).isEmpty();
         assertThat(get("127.0.0.1:" + port, "/health/ready").status()).as("probes may use an IP").isEqualTo(200);
-        assertThat(get(app("guestbook"), "/", "Accept: text/html").status()).as("a good Host after them").isEqualTo(302);
+        // A good Host after them is routed to its app: whatever the app's answer (sign in, or 503 when the control plane
+        // did not answer within the IT's 300 ms on a loaded machine, as CI saw), it is not the bad Host's refusal.
+        Reply good = get(app("guestbook"), "/", "Accept: application/json");
+        assertThat(good.status()).as("a good Host after them").isIn(401, 503);
+        assertThat(good.text()).doesNotContain("urn:qaldy:problem:unknown-host");
+        assertThat(fakes.atRuntime).as("nothing forwarded without a session").isEmpty();
     }
 
     // ---- sessions and sign-in
