@@ -247,10 +247,10 @@ public final class Cell implements AutoCloseable {
 
     /**
      * A service call straight to the control plane ({@code path} from {@code /api/v1/…}), with the
-     * cell's service token, as the gate and the runtime host make them; {@code json} may be null.
+     * gate's credential for it (gate-to-control), as the gate makes them; {@code json} may be null.
      */
     public HttpResponse<String> serviceCall(String method, String path, String json) throws IOException, InterruptedException {
-        String token = Files.readString(var.resolve("keys/service-token")).trim();
+        String token = credential("gate-to-control");
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port("control") + path))
                 .timeout(Duration.ofSeconds(30)).header("X-Qaldy-Service-Token", token);
         if (json != null) {
@@ -258,6 +258,11 @@ public final class Cell implements AutoCloseable {
         }
         return send(request.method(method, json == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    /** The cell's service credential of {@code direction} (e.g. {@code control-to-gate}), as bin/qaldy made it in var/keys. */
+    public String credential(String direction) throws IOException {
+        return Files.readString(var.resolve("keys").resolve(direction)).trim();
     }
 
     public HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {

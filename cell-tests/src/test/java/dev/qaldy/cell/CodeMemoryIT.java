@@ -208,7 +208,7 @@ class CodeMemoryIT {
 
     /** A request straight to the runtime host, as the gate would send it (service token, app header). */
     static HttpResponse<String> runtimeDirect(String app, String path) throws Exception {
-        String token = Files.readString(cell.var().resolve("keys/service-token")).trim();
+        String token = cell.credential("gate-to-runtime");
         return cell.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("runtime") + path))
                 .header("X-Qaldy-Service-Token", token).header("X-Qaldy-App", app)
                 .header("X-Qaldy-Person-Email", owner.email).GET().build());

@@ -44,6 +44,7 @@ class GateRestartIT {
     static Cell cell;
     static Person owner;
     static long account;
+    /** The control plane's credential for the gates (control-to-gate). */
     static String serviceToken;
 
     @BeforeAll
@@ -56,7 +57,7 @@ class GateRestartIT {
                         + " -Dqaldy.gate.shield.plan.few.per-app-per-day=" + PER_DAY
                         + " -Dqaldy.gate.shield.app.ratelimited.plan=tiny"
                         + " -Dqaldy.gate.shield.app.daily.plan=few -Dqaldy.gate.shield.app.daily2.plan=few"));
-        serviceToken = Files.readString(cell.var().resolve("keys/service-token")).trim();
+        serviceToken = cell.credential("control-to-gate");
         owner = Person.signUp(cell, "restarts@example.com");
         account = Person.json(owner.api("GET", "/people/me", null).body()).getJsonNumber("id").longValue();
         owner.publish(APP, cell.root().resolve("examples/guestbook"));

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -164,7 +163,7 @@ class HungApiIT {
     }
 
     static String metrics() throws Exception {
-        String token = Files.readString(cell.var().resolve("keys/service-token")).trim();
+        String token = cell.credential("metrics-to-gate");
         return cell.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("gate") + "/metrics"))
                 .header("X-Qaldy-Service-Token", token).GET().build()).body();
     }

@@ -216,7 +216,7 @@ class PublicSiteIT {
 
     /** A request straight to one runtime host as the gate sends a public site's traffic: service token, app, no person. */
     static HttpResponse<String> runtimeDirect(String host, String app, String path) throws Exception {
-        String token = Files.readString(cell.var().resolve("keys/service-token")).trim();
+        String token = cell.credential("gate-to-runtime");
         return cell.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port(host) + path))
                 .timeout(Duration.ofSeconds(30))
                 .header("X-Qaldy-Service-Token", token).header("X-Qaldy-App", app).GET().build());

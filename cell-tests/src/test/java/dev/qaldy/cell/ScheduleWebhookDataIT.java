@@ -3,7 +3,8 @@ package dev.qaldy.cell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.qaldy.contract.data.AppDataKeys;
+import dev.qaldy.contract.data.DataGrants;
+import dev.qaldy.contract.keys.ServiceCredential;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -115,11 +116,21 @@ class ScheduleWebhookDataIT {
         assertThat(note.getJsonObject("data").getString("name")).isEqualTo("Ada");
         assertThat(owner.get(APP, "/api/entries").body()).contains("\"name\":\"Ada\"");
         String appData = "/api/v1/internal/app-data/" + APP + "/entries";
-        String secret = Files.readString(cell.var().resolve("keys/service-token")).trim();
-        assertThat(appDataCall(appData, AppDataKeys.derive(secret, APP)).statusCode()).isEqualTo(200);
-        assertThat(appDataCall(appData, AppDataKeys.derive(secret, "other")).statusCode())
-                .as("another app's credential").isEqualTo(401);
-        assertThat(appDataCall(appData, null).statusCode()).as("no credential").isEqualTo(401);
+        // Issue 16: the runtime host's credential opens an app's data only with a grant the gate or the control
+        // plane made for that app (keyed from gate-to-control, which the runtime host never holds).
+        String runtime = cell.credential("runtime-to-control");
+        DataGrants grants = new DataGrants(ServiceCredential.of(cell.credential("gate-to-control"), "the cell's gate-to-control"));
+        assertThat(appDataCall(appData, runtime, grants.issue(APP, Instant.now())).statusCode()).isEqualTo(200);
+        assertThat(appDataCall(appData, runtime, grants.issue("other", Instant.now())).statusCode())
+                .as("another app's grant").isEqualTo(403);
+        assertThat(appDataCall(appData, runtime, null).statusCode()).as("no grant").isEqualTo(403);
+        assertThat(appDataCall(appData, cell.credential("gate-to-control"), grants.issue(APP, Instant.now())).statusCode())
+                .as("the gate's credential is not the runtime host's").isEqualTo(403);
+        assertThat(appDataCall(appData, null, grants.issue(APP, Instant.now())).statusCode()).as("no credential").isEqualTo(401);
+        // ... and the data API that names a person is the gate's alone.
+        assertThat(cell.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("control") + "/api/v1/internal/data/"
+                + APP + "/entries")).header("X-Qaldy-Service-Token", runtime).header("X-Qaldy-Person-Id", "1").GET().build())
+                .statusCode()).as("the runtime host names no person").isEqualTo(403);
         assertThat(cell.send(cell.request(cell.publicHost(), appData).GET().build()).statusCode())
                 .as("never reachable through the gate").isEqualTo(404);
 
@@ -703,12 +714,15 @@ class ScheduleWebhookDataIT {
         return added;
     }
 
-    /** A GET of the app-scoped data API straight at the control plane, with {@code key} (or none). */
-    static HttpResponse<String> appDataCall(String path, String key) throws Exception {
+    /** A GET of the app-scoped data API straight at the control plane, with {@code credential} and {@code grant} (or none). */
+    static HttpResponse<String> appDataCall(String path, String credential, String grant) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("control") + path))
                 .timeout(Duration.ofSeconds(30)).header("Accept", "application/json");
-        if (key != null) {
-            request.header(AppDataKeys.HEADER, key);
+        if (credential != null) {
+            request.header("X-Qaldy-Service-Token", credential);
+        }
+        if (grant != null) {
+            request.header(DataGrants.HEADER, grant);
         }
         return cell.send(request.GET().build());
     }

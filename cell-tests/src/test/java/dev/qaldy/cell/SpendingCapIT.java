@@ -12,7 +12,6 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.security.interfaces.ECPrivateKey;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,6 +42,7 @@ class SpendingCapIT {
     static Cell cell;
     static Person owner;
     static long account;
+    /** The control plane's credential for the gates (control-to-gate). */
     static String serviceToken;
     /** Requests the gate served for the app, all tests together: what the control plane must have billed. */
     static long served;
@@ -57,7 +57,7 @@ class SpendingCapIT {
                         + " -Dqaldy.billing.price.request-millicents=" + PRICE + " -Dqaldy.billing.price.cpu-ms-millicents=0"
                         + " -Dqaldy.billing.free-allowance-cents=0",
                 "QALDY_OPTS_GATE", "-Dqaldy.gate.access-freshness=PT1S"));
-        serviceToken = Files.readString(cell.var().resolve("keys/service-token")).trim();
+        serviceToken = cell.credential("control-to-gate");
         owner = Person.signUp(cell, "payer@example.com");
         account = Person.json(owner.api("GET", "/people/me", null).body()).getJsonNumber("id").longValue();
         owner.publish(APP, cell.root().resolve("examples/guestbook"));
@@ -310,7 +310,7 @@ class SpendingCapIT {
     /** A request to the runtime host as the gate forwards the owner's (a request naming no person is a public site's). */
     static HttpResponse<String> runtime(String path) throws Exception {
         return cell.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("runtime") + path))
-                .timeout(Duration.ofSeconds(30)).header("X-Qaldy-Service-Token", serviceToken).header("X-Qaldy-App", APP)
+                .timeout(Duration.ofSeconds(30)).header("X-Qaldy-Service-Token", cell.credential("gate-to-runtime")).header("X-Qaldy-App", APP)
                 .header("X-Qaldy-Person-Email", owner.email).header("Accept", "application/json").GET().build());
     }
 }

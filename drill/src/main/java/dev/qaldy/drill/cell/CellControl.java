@@ -128,12 +128,12 @@ public final class CellControl {
         }
     }
 
-    /** The cell's service token (var/keys/service-token), for the one internal call the drill makes. */
+    /** The gate's credential for the control plane (var/keys/gate-to-control), for the one internal call the drill makes as a gate. */
     public String serviceToken() {
         try {
-            return Files.readString(var.resolve("keys/service-token")).trim();
+            return Files.readString(var.resolve("keys/gate-to-control")).trim();
         } catch (IOException e) {
-            throw new DrillError("no service token in " + var.resolve("keys") + ": " + e.getMessage(), e);
+            throw new DrillError("no gate-to-control credential in " + var.resolve("keys") + ": " + e.getMessage(), e);
         }
     }
 

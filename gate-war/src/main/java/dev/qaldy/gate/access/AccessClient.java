@@ -60,7 +60,7 @@ public class AccessClient {
     @Timeout(1000)
     @Bulkhead(32)
     public AccessAnswer ask(String app, long personId) throws ControlPlaneUnavailable {
-        try (Response response = api.access(secrets.serviceToken(), app, personId)) {
+        try (Response response = api.access(secrets.toControl(), app, personId)) {
             ControlPlane.requireApiAnswer(response, "access");
             if (response.getStatus() == 401 || response.getStatus() == 403) {
                 log.log(Level.WARNING, "gate: the control plane refused the gate''s service token on access (HTTP {0})",

@@ -4,8 +4,11 @@ import dev.qaldy.contract.cap.CapKeeper;
 import dev.qaldy.contract.cap.CapKeeper.Held;
 import dev.qaldy.contract.cap.CapKeeper.Offer;
 import dev.qaldy.contract.cap.CapStates;
+import dev.qaldy.contract.keys.ServiceDirection;
+import dev.qaldy.contract.keys.ServiceKeyring;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
+import dev.qaldy.gate.platform.InternalCall;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -46,16 +49,14 @@ public class CapEndpoint {
     Logger log;
 
     public void receive(HttpServletRequest req, HttpServletResponse res) throws IOException {
-        boolean trusted;
+        ServiceKeyring.Verdict verdict;
         try {
-            trusted = secrets.isServiceToken(req.getHeader(ControlPlane.SERVICE_TOKEN_HEADER));
+            verdict = secrets.check(req.getHeader(ControlPlane.SERVICE_TOKEN_HEADER), ServiceDirection.CONTROL_TO_GATE);
         } catch (IllegalStateException e) {
             Pages.send(req, res, Page.unavailable());
             return;
         }
-        if (!trusted) {
-            log.log(Level.WARNING, "gate: refused a cap-state call from {0} without the service token", req.getRemoteAddr());
-            Pages.send(req, res, Page.serviceUnauthorized());
+        if (!InternalCall.refuse(verdict, req, res, secrets, log, "a cap-state call")) {
             return;
         }
         Optional<CapKeeper> keeper = memory.keeper();

@@ -128,7 +128,7 @@ public class CapMemory {
         int read = created.load();
         log.log(Level.INFO, "gate: spending cap: read {0} accounts kept in {1}", new Object[] {read, directory()});
         keeper = created;
-        sync = new CapSync(created, config.controlUrl(), secrets::serviceToken, "gate", callTimeout, fetchTimeout, clock, log,
+        sync = new CapSync(created, config.controlUrl(), secrets::toControl, "gate", callTimeout, fetchTimeout, clock, log,
                 controlPlane.view());
         return Optional.of(sync);
     }

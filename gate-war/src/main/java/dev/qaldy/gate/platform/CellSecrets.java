@@ -1,7 +1,9 @@
 package dev.qaldy.gate.platform;
 
+import dev.qaldy.contract.data.DataGrants;
 import dev.qaldy.contract.keys.CellKeys;
-import dev.qaldy.contract.keys.ServiceCredential;
+import dev.qaldy.contract.keys.ServiceDirection;
+import dev.qaldy.contract.keys.ServiceKeyring;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -10,29 +12,37 @@ import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The cell's public key (verifies session tokens) and the service token (authenticates the gate
- * to the control plane and the runtime host). Read at start; while either is missing the gate
- * is not ready, and it tries again at most every {@link #RETRY} when asked.
+ * What the gate holds of the cell's keys: the cell's public key (verifies session tokens) and its
+ * service credentials, one per direction (issue 16): it sends {@code gate-to-control} and
+ * {@code gate-to-runtime}, and accepts {@code control-to-gate} (the control plane's pushes) and
+ * {@code metrics-to-gate} ({@code /metrics}). With the gate-to-control credential it also makes the
+ * {@link DataGrants data grants} it passes to the runtime host. Read at start; while any is
+ * missing the gate is not ready, and it tries again at most every {@link #RETRY} when asked.
  */
 @ApplicationScoped
 public class CellSecrets {
 
     /** How long to wait between two attempts to read missing files. */
     static final Duration RETRY = Duration.ofSeconds(5);
+    static final Set<ServiceDirection> HELD = EnumSet.of(ServiceDirection.GATE_TO_CONTROL, ServiceDirection.GATE_TO_RUNTIME,
+            ServiceDirection.CONTROL_TO_GATE, ServiceDirection.METRICS_TO_GATE);
 
     @Inject
     @ConfigProperty(name = "qaldy.keys.public", defaultValue = "var/keys/cell.pub.pem")
     String publicKeyFile;
 
     @Inject
-    @ConfigProperty(name = "qaldy.service-token-file", defaultValue = "var/keys/service-token")
-    String serviceTokenFile;
+    @ConfigProperty(name = "qaldy.keys.dir", defaultValue = "var/keys")
+    String keysDir;
 
     @Inject
     Clock clock;
@@ -41,11 +51,13 @@ public class CellSecrets {
     Logger log;
 
     private volatile ECPublicKey publicKey;
-    private volatile ServiceCredential serviceToken;
+    private ServiceKeyring keyring;
+    private volatile DataGrants grants;
     private volatile Instant lastAttempt = Instant.EPOCH;
 
     @PostConstruct
     void load() {
+        keyring = new ServiceKeyring(Path.of(keysDir), HELD);
         reload();
     }
 
@@ -58,51 +70,80 @@ public class CellSecrets {
     }
 
     /**
-     * The service token.
+     * The secret to send to the control plane.
      *
-     * @throws IllegalStateException while the token file cannot be read (callers fail closed)
+     * @throws IllegalStateException while its file cannot be read (callers fail closed)
      */
-    public String serviceToken() {
-        return credential().secret();
-    }
-
-    private ServiceCredential credential() {
-        if (serviceToken == null) {
-            retry();
-        }
-        ServiceCredential token = serviceToken;
-        if (token == null) {
-            throw new IllegalStateException("the service token is not loaded from " + serviceTokenFile);
-        }
-        return token;
+    public String toControl() {
+        return secret(ServiceDirection.GATE_TO_CONTROL);
     }
 
     /**
-     * True when {@code presented} is the service token ({@link ServiceCredential#matches}: constant
-     * time; false for null, blank or oversize).
+     * The secret to send to the runtime host.
      *
-     * @throws IllegalStateException while the token file cannot be read (callers fail closed)
+     * @throws IllegalStateException while its file cannot be read (callers fail closed)
      */
-    public boolean isServiceToken(String presented) {
-        return credential().matches(presented);
+    public String toRuntime() {
+        return secret(ServiceDirection.GATE_TO_RUNTIME);
     }
 
-    /** True when both the public key and the service token are loaded. */
-    public boolean loaded() {
-        if (publicKey == null || serviceToken == null) {
+    /**
+     * The data grant for {@code app} to pass to the runtime host with a request for it.
+     *
+     * @throws IllegalStateException while the gate-to-control credential cannot be read
+     */
+    public String dataGrant(String app) {
+        DataGrants current = grants;
+        if (current == null) {
+            retry();
+            current = grants;
+            if (current == null) {
+                throw new IllegalStateException("no data grants: the gate-to-control credential is not loaded");
+            }
+        }
+        return current.current(app, clock.instant());
+    }
+
+    /**
+     * How {@code presented} fares at an endpoint that accepts {@code accepted} (constant time; an
+     * unknown or missing credential is {@code UNKNOWN}, one of the gate's own for another direction
+     * {@code WRONG_DIRECTION}).
+     *
+     * @throws IllegalStateException while an accepted credential cannot be read (callers fail closed)
+     */
+    public ServiceKeyring.Verdict check(String presented, ServiceDirection accepted) {
+        secret(accepted); // throws while it is not loaded
+        return keyring.check(presented, Set.of(accepted));
+    }
+
+    /** The direction {@code presented} was made for, among the gate's own, for log lines. */
+    public Optional<ServiceDirection> identify(String presented) {
+        return keyring.identify(presented);
+    }
+
+    private String secret(ServiceDirection direction) {
+        if (!keyring.complete()) {
             retry();
         }
-        return publicKey != null && serviceToken != null;
+        return keyring.secret(direction);
     }
 
-    /** Which of the two is missing, for the readiness check; empty when both are loaded. */
+    /** True when the public key and every service credential are loaded. */
+    public boolean loaded() {
+        if (publicKey == null || !keyring.complete()) {
+            retry();
+        }
+        return publicKey != null && keyring.complete();
+    }
+
+    /** What is missing, for the readiness check; empty when everything is loaded. */
     public String missing() {
         StringBuilder missing = new StringBuilder();
         if (publicKey == null) {
             missing.append("public key (").append(publicKeyFile).append(") ");
         }
-        if (serviceToken == null) {
-            missing.append("service token (").append(serviceTokenFile).append(')');
+        if (!keyring.complete()) {
+            missing.append("service credentials (").append(keyring.missing()).append(')');
         }
         return missing.toString().trim();
     }
@@ -124,12 +165,18 @@ public class CellSecrets {
                 log.log(Level.WARNING, "gate: no cell public key yet: {0}", e.getMessage());
             }
         }
-        if (serviceToken == null) {
+        if (!keyring.complete()) {
+            List<String> problems = keyring.reload();
+            problems.forEach(problem -> log.log(Level.WARNING, "gate: {0}", problem));
+            if (problems.isEmpty()) {
+                log.log(Level.INFO, "gate: service credentials loaded from {0}", keysDir);
+            }
+        }
+        if (grants == null) {
             try {
-                serviceToken = ServiceCredential.read(Path.of(serviceTokenFile));
-                log.log(Level.INFO, "gate: service token loaded from {0}", serviceTokenFile);
+                grants = new DataGrants(keyring.credential(ServiceDirection.GATE_TO_CONTROL));
             } catch (IllegalStateException e) {
-                log.log(Level.WARNING, "gate: no service token yet: {0}", e.getMessage());
+                // logged above; no grant is made meanwhile
             }
         }
     }

@@ -1,5 +1,7 @@
 package dev.qaldy.gate.platform;
 
+import dev.qaldy.contract.keys.ServiceDirection;
+import dev.qaldy.contract.keys.ServiceKeyring;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -13,7 +15,7 @@ import java.util.logging.Logger;
 
 /**
  * The common part of the gate's internal endpoints that the control plane calls by address, on
- * any Host ({@code /.qaldy/internal/…}): POST only, the service token in
+ * any Host ({@code /.qaldy/internal/…}): POST only, the control-to-gate credential in
  * {@code X-Qaldy-Service-Token} required, a small JSON object as the body.
  */
 public final class InternalCall {
@@ -25,8 +27,9 @@ public final class InternalCall {
     }
 
     /**
-     * True when {@code req} is a POST with the cell's service token; otherwise the refusal is sent
-     * (405 with {@code Allow: POST}, 401 without the token, 503 while the gate cannot read the token).
+     * True when {@code req} is a POST with the control-to-gate credential; otherwise the refusal is
+     * sent (405 with {@code Allow: POST}, 401 without it, 403 with another of the cell's, 503 while the
+     * gate cannot read its own).
      *
      * @param what what the call is, for the log (e.g. "a sharing push")
      */
@@ -37,19 +40,41 @@ public final class InternalCall {
             Pages.send(req, res, Page.methodNotAllowed());
             return false;
         }
-        boolean trusted;
+        ServiceKeyring.Verdict verdict;
         try {
-            trusted = secrets.isServiceToken(req.getHeader(ControlPlane.SERVICE_TOKEN_HEADER));
+            verdict = secrets.check(req.getHeader(ControlPlane.SERVICE_TOKEN_HEADER), ServiceDirection.CONTROL_TO_GATE);
         } catch (IllegalStateException e) {
             log.log(Level.WARNING, "gate: cannot check {0}: {1}", new Object[] {what, e.getMessage()});
             Pages.send(req, res, Page.unavailable());
             return false;
         }
-        if (!trusted) {
-            log.log(Level.WARNING, "gate: refused {0} from {1} without the service token", new Object[] {what, req.getRemoteAddr()});
-            Pages.send(req, res, Page.serviceUnauthorized());
+        return refuse(verdict, req, res, secrets, log, what);
+    }
+
+    /**
+     * Sends the refusal of a service call that {@code verdict} does not accept (401 for an unknown
+     * credential; 403 and a WARNING naming it for one of the cell's made for another direction).
+     *
+     * @return whether the call is admitted
+     */
+    public static boolean refuse(ServiceKeyring.Verdict verdict, HttpServletRequest req, HttpServletResponse res,
+            CellSecrets secrets, Logger log, String what) throws IOException {
+        switch (verdict) {
+            case ACCEPTED -> {
+                return true;
+            }
+            case WRONG_DIRECTION -> {
+                String made = secrets.identify(req.getHeader(ControlPlane.SERVICE_TOKEN_HEADER)).map(ServiceDirection::fileName).orElse("?");
+                log.log(Level.WARNING, "gate: refused {0} from {1} with the {2} credential, which is not made for it",
+                        new Object[] {what, req.getRemoteAddr(), made});
+                Pages.send(req, res, Page.serviceForbidden());
+            }
+            default -> {
+                log.log(Level.WARNING, "gate: refused {0} from {1} without the service token", new Object[] {what, req.getRemoteAddr()});
+                Pages.send(req, res, Page.serviceUnauthorized());
+            }
         }
-        return trusted;
+        return false;
     }
 
     /** The JSON object in {@code body}, or null when it is longer than {@link #MAX_BODY_BYTES} or not a JSON object. */

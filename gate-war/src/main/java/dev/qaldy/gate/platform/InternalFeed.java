@@ -54,7 +54,7 @@ public class InternalFeed {
             throw new IOException(feed + ": " + health.notAsked());
         }
         HttpRequest request = HttpRequest.newBuilder(URI.create(config.controlUrl() + pathAndQuery)).timeout(timeout)
-                .header(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken()).header("Accept", "application/json").GET()
+                .header(ControlPlane.SERVICE_TOKEN_HEADER, secrets.toControl()).header("Accept", "application/json").GET()
                 .build();
         UpstreamHealth.Call call = health.call();
         HttpResponse<InputStream> response;

@@ -56,6 +56,12 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "This endpoint is for the cell's own services and needs the X-Qaldy-Service-Token header.", null, null);
     }
 
+    /** A service call with one of the cell's credentials made for another direction (issue 16). */
+    public static Page serviceForbidden() {
+        return new Page(403, "forbidden", "Wrong credential",
+                "This endpoint is for the control plane; the credential sent was made for another of the cell's calls.", null, null);
+    }
+
     /** A service call whose body the gate cannot read. */
     public static Page badRequest(String sentence) {
         return new Page(400, "bad-request", "Bad request", sentence, null, null);

@@ -169,7 +169,7 @@ public class ControlForwarder {
                 + app + "/" + path.group(1) + (item ? path.group(2) : "") + (query == null || query.isEmpty() ? "" : "?" + query)));
         copy(req, request, "Content-Type");
         forwarded(req, request);
-        request.addHeader(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken());
+        request.addHeader(ControlPlane.SERVICE_TOKEN_HEADER, secrets.toControl());
         request.addHeader("X-Qaldy-Person-Id", Long.toString(session.personId()));
         BoundedInputStream body = null;
         if ("POST".equals(method) || "PUT".equals(method)) {

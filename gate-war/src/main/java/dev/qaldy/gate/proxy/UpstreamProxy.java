@@ -1,5 +1,6 @@
 package dev.qaldy.gate.proxy;
 
+import dev.qaldy.contract.data.DataGrants;
 import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.platform.CellSecrets;
@@ -88,8 +89,10 @@ public class UpstreamProxy {
     }
 
     /**
-     * App traffic to the runtime host, with {@code X-Qaldy-App}, {@code X-Qaldy-Person-Email} and
-     * the service token; the person's own Authorization and session cookie stay at the gate. A
+     * App traffic to the runtime host, with {@code X-Qaldy-App}, {@code X-Qaldy-Person-Email}, the
+     * gate-to-runtime credential and a {@link DataGrants data grant} for the app (its server code
+     * reaches that app's data with it, and no other's); the person's own Authorization and session
+     * cookie stay at the gate. A
      * public site's traffic has no {@code session} (null) and names no person: the runtime host
      * then serves static files only.
      */
@@ -103,7 +106,8 @@ public class UpstreamProxy {
         if (session != null) {
             out.request().addHeader("X-Qaldy-Person-Email", session.email());
         }
-        out.request().addHeader(ControlPlane.SERVICE_TOKEN_HEADER, secrets.serviceToken());
+        out.request().addHeader(ControlPlane.SERVICE_TOKEN_HEADER, secrets.toRuntime());
+        out.request().addHeader(DataGrants.HEADER, secrets.dataGrant(app));
         forward(Upstream.RUNTIME, config.runtimeUrl(), out, req, res, maxBodyBytes);
     }
 

@@ -1,6 +1,8 @@
 package dev.qaldy.gate.routing;
 
 import dev.qaldy.contract.health.UpstreamHealth;
+import dev.qaldy.contract.keys.ServiceDirection;
+import dev.qaldy.contract.keys.ServiceKeyring;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.access.AccessCheck;
 import dev.qaldy.gate.access.AccessDecision;
@@ -316,17 +318,17 @@ public class GateFilter extends HttpFilter {
 
     /**
      * {@code /metrics} (Payara's MicroProfile Metrics, served inside this root WAR) only for the
-     * cell's own scrapers: with the service token in {@code X-Qaldy-Service-Token} or as
-     * {@code Authorization: Bearer}; for anyone else it does not exist (404).
+     * cell's own scrapers: with the metrics-to-gate credential as {@code Authorization: Bearer} or in
+     * {@code X-Qaldy-Service-Token}; for anyone else it does not exist (404).
      */
     private void metrics(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
             throws IOException, ServletException {
         String bearer = req.getHeader("Authorization");
         boolean trusted;
         try {
-            trusted = secrets.isServiceToken(req.getHeader(ControlPlane.SERVICE_TOKEN_HEADER))
-                    || (bearer != null && bearer.regionMatches(true, 0, "Bearer ", 0, 7)
-                            && secrets.isServiceToken(bearer.substring(7)));
+            String presented = bearer != null && bearer.regionMatches(true, 0, "Bearer ", 0, 7) ? bearer.substring(7)
+                    : req.getHeader(ControlPlane.SERVICE_TOKEN_HEADER);
+            trusted = secrets.check(presented, ServiceDirection.METRICS_TO_GATE) == ServiceKeyring.Verdict.ACCEPTED;
         } catch (IllegalStateException e) {
             trusted = false;
         }

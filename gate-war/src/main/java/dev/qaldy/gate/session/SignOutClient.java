@@ -50,7 +50,7 @@ public class SignOutClient {
     public void signOut(String token) throws ControlPlaneUnavailable {
         String body = Json.createObjectBuilder().add("token", token).build().toString();
         int status;
-        try (Response response = api.signOut(secrets.serviceToken(), body)) {
+        try (Response response = api.signOut(secrets.toControl(), body)) {
             status = response.getStatus();
         } catch (ProcessingException | IllegalStateException e) {
             throw new ControlPlaneUnavailable("sign-out failed: " + e.getMessage(), e);

@@ -49,7 +49,7 @@ public class TicketClient {
     @Timeout(3000)
     public Optional<RedeemedTicket> redeem(String ticket, String app) throws ControlPlaneUnavailable {
         String body = Json.createObjectBuilder().add("ticket", ticket).add("app", app).build().toString();
-        try (Response response = api.redeem(secrets.serviceToken(), body)) {
+        try (Response response = api.redeem(secrets.toControl(), body)) {
             ControlPlane.requireApiAnswer(response, "ticket redeem");
             if (response.getStatus() == 401 || response.getStatus() == 403) {
                 log.log(Level.WARNING, "gate: the control plane refused the gate''s service token on ticket redeem (HTTP {0})",

@@ -50,7 +50,7 @@ public class VisibilityClient {
     @Timeout(1000)
     @Bulkhead(32)
     public VisibilityAnswer ask(String app) throws ControlPlaneUnavailable {
-        try (Response response = api.visibility(secrets.serviceToken(), app)) {
+        try (Response response = api.visibility(secrets.toControl(), app)) {
             ControlPlane.requireApiAnswer(response, "visibility");
             String body = response.hasEntity() ? response.readEntity(String.class) : "";
             return VisibilityAnswer.read(response.getStatus(), body, app);

@@ -89,12 +89,18 @@ final class FakeUpstreams {
     private final ECPrivateKey cellKey;
     final Queue<Seen> atRuntime = new ConcurrentLinkedQueue<>();
     private final String serviceToken;
+    private final String runtimeToken;
     private final String annToken;
     private HttpServer control;
     private HttpServer runtime;
 
-    FakeUpstreams(String serviceToken, String annToken, ECPrivateKey cellKey) {
+    /**
+     * @param serviceToken the gate's credential for the control plane, which the fake control plane wants
+     * @param runtimeToken the gate's credential for the runtime host, which the fake runtime host wants
+     */
+    FakeUpstreams(String serviceToken, String runtimeToken, String annToken, ECPrivateKey cellKey) {
         this.serviceToken = serviceToken;
+        this.runtimeToken = runtimeToken;
         this.annToken = annToken;
         this.cellKey = cellKey;
     }
@@ -372,7 +378,7 @@ final class FakeUpstreams {
 
     private void runtime(HttpExchange ex) throws IOException {
         Seen seen = record(ex, atRuntime);
-        if (!serviceToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
+        if (!runtimeToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
             json(ex, 401, "{\"status\":401}");
             return;
         }

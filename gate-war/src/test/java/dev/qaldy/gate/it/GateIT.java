@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.qaldy.contract.cap.CapState;
 import dev.qaldy.contract.cap.CapStates;
 import dev.qaldy.contract.cap.Prices;
+import dev.qaldy.contract.data.DataGrants;
 import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.keys.ServiceCredential;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
 import dev.qaldy.gate.it.FakeUpstreams.Seen;
@@ -43,7 +45,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GateIT {
 
-    private static final String SERVICE_TOKEN = "it-service-token-" + System.nanoTime();
+    /** The cell's service credentials, one per direction (issue 16). */
+    private static final String SERVICE_TOKEN = "it-gate-to-control-" + System.nanoTime();
+    private static final String TO_RUNTIME = "it-gate-to-runtime-" + System.nanoTime();
+    private static final String FROM_CONTROL = "it-control-to-gate-" + System.nanoTime();
+    private static final String METRICS_TOKEN = "it-metrics-to-gate-" + System.nanoTime();
     private static final long MAX_BODY = 1024 * 1024;
     private static final KeyPair CELL = CellKeys.generate();
     private static final KeyPair OTHER = CellKeys.generate();
@@ -99,8 +105,12 @@ class GateIT {
         Path dir = Path.of(System.getProperty("gate.it.dir", "target/gate-it")).toAbsolutePath();
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("cell.pub.pem"), CellKeys.toPem((ECPublicKey) CELL.getPublic()));
-        Files.writeString(dir.resolve("service-token"), SERVICE_TOKEN + "\n");
-        fakes = new FakeUpstreams(SERVICE_TOKEN, ANN_ON_GUESTBOOK, (ECPrivateKey) CELL.getPrivate());
+        Path keys = Files.createDirectories(dir.resolve("keys"));
+        Files.writeString(keys.resolve("gate-to-control"), SERVICE_TOKEN + "\n");
+        Files.writeString(keys.resolve("gate-to-runtime"), TO_RUNTIME + "\n");
+        Files.writeString(keys.resolve("control-to-gate"), FROM_CONTROL + "\n");
+        Files.writeString(keys.resolve("metrics-to-gate"), METRICS_TOKEN + "\n");
+        fakes = new FakeUpstreams(SERVICE_TOKEN, TO_RUNTIME, ANN_ON_GUESTBOOK, (ECPrivateKey) CELL.getPrivate());
         fakes.start();
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
@@ -116,7 +126,7 @@ class GateIT {
                 "-Dqaldy.control.url=http://127.0.0.1:" + fakes.controlPort(),
                 "-Dqaldy.runtime.url=http://127.0.0.1:" + fakes.runtimePort(),
                 "-Dqaldy.keys.public=" + dir.resolve("cell.pub.pem"),
-                "-Dqaldy.service-token-file=" + dir.resolve("service-token"),
+                "-Dqaldy.keys.dir=" + dir.resolve("keys"),
                 "-Dqaldy.gate.access-timeout-ms=300",
                 "-Ddev.qaldy.gate.proxy.ControlRelays/relay/Bulkhead/value=" + RELAYS,
                 "-Dqaldy.gate.access-freshness=" + FRESH,
@@ -351,14 +361,18 @@ class GateIT {
 
         fakes.atRuntime.clear();
         Reply page = get(app("guestbook"), "/entries?p=1", "Cookie: theme=dark; qaldy_session=" + ANN_ON_GUESTBOOK + "; lang=en",
-                "X-Qaldy-Person-Email: mallory@evil.com", "X-Forwarded-For: 6.6.6.6",
+                "X-Qaldy-Person-Email: mallory@evil.com", "X-Forwarded-For: 6.6.6.6", "X-Qaldy-Data-Grant: v1.1.forged",
                 "Connection: X-Strip-Me", "X-Strip-Me: 1", "Keep-Alive: timeout=1");
         assertThat(page.status()).isEqualTo(200);
         Seen seen = fakes.atRuntime.peek();
         assertThat(seen.uri()).isEqualTo("/entries?p=1");
         assertThat(seen.header("X-Qaldy-App")).isEqualTo("guestbook");
         assertThat(seen.header("X-Qaldy-Person-Email")).isEqualTo("ann@example.com");
-        assertThat(seen.header("X-Qaldy-Service-Token")).isEqualTo(SERVICE_TOKEN);
+        assertThat(seen.header("X-Qaldy-Service-Token")).isEqualTo(TO_RUNTIME);
+        // Issue 16: the gate's data grant for this app (the runtime host cannot make one), never the client's.
+        DataGrants grants = new DataGrants(ServiceCredential.of(SERVICE_TOKEN, "the IT's gate-to-control"));
+        assertThat(grants.allows("guestbook", seen.header(DataGrants.HEADER), Instant.now())).as(seen.header(DataGrants.HEADER)).isTrue();
+        assertThat(grants.allows("other", seen.header(DataGrants.HEADER), Instant.now())).isFalse();
         assertThat(seen.header("Cookie")).isEqualTo("theme=dark; lang=en");
         assertThat(seen.header("Authorization")).isNull();
         assertThat(seen.header("X-Strip-Me")).isNull();
@@ -392,13 +406,13 @@ class GateIT {
         String body = "{\"tokenId\":\"it-out-1\",\"expiresAt\":" + expires.toEpochMilli() + "}";
         assertThat(signOutPush("evil.com", body).status()).isEqualTo(401);
         assertThat(signOutPush("evil.com", body, "X-Qaldy-Service-Token: wrong").status()).isEqualTo(401);
-        assertThat(get("127.0.0.1:" + port, "/.qaldy/internal/signed-out-sessions", "X-Qaldy-Service-Token: " + SERVICE_TOKEN)
+        assertThat(get("127.0.0.1:" + port, "/.qaldy/internal/signed-out-sessions", "X-Qaldy-Service-Token: " + FROM_CONTROL)
                 .status()).isEqualTo(405);
-        assertThat(signOutPush("127.0.0.1:" + port, "{\"tokenId\":\"it-out-1\"}", "X-Qaldy-Service-Token: " + SERVICE_TOKEN)
+        assertThat(signOutPush("127.0.0.1:" + port, "{\"tokenId\":\"it-out-1\"}", "X-Qaldy-Service-Token: " + FROM_CONTROL)
                 .status()).isEqualTo(400);
         assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + pushed).status()).as("not signed out yet").isEqualTo(200);
 
-        assertThat(signOutPush(app("other"), body, "X-Qaldy-Service-Token: " + SERVICE_TOKEN).status()).isEqualTo(204);
+        assertThat(signOutPush(app("other"), body, "X-Qaldy-Service-Token: " + FROM_CONTROL).status()).isEqualTo(204);
         fakes.atRuntime.clear();
         Reply script = get(app("guestbook"), "/", "Accept: application/json", "Authorization: Bearer " + pushed);
         assertThat(script.status()).isEqualTo(401);
@@ -584,14 +598,18 @@ class GateIT {
         String body = "{\"app\":\"memo\",\"sharingVersion\":2}";
         assertThat(push("evil.com", body).status()).isEqualTo(401);
         assertThat(push("evil.com", body, "X-Qaldy-Service-Token: wrong").status()).isEqualTo(401);
-        assertThat(get("127.0.0.1:" + port, "/.qaldy/internal/sharing-versions", "X-Qaldy-Service-Token: " + SERVICE_TOKEN)
+        // Issue 16: the gate's own credentials are made for other calls; only the control plane's pushes.
+        for (String other : new String[] {SERVICE_TOKEN, TO_RUNTIME, METRICS_TOKEN}) {
+            assertThat(push("127.0.0.1:" + port, body, "X-Qaldy-Service-Token: " + other).status()).as(other).isEqualTo(403);
+        }
+        assertThat(get("127.0.0.1:" + port, "/.qaldy/internal/sharing-versions", "X-Qaldy-Service-Token: " + FROM_CONTROL)
                 .status()).isEqualTo(405);
-        assertThat(push("127.0.0.1:" + port, "{\"app\":\"memo\"}", "X-Qaldy-Service-Token: " + SERVICE_TOKEN).status())
+        assertThat(push("127.0.0.1:" + port, "{\"app\":\"memo\"}", "X-Qaldy-Service-Token: " + FROM_CONTROL).status())
                 .isEqualTo(400);
         assertThat(get(app("memo"), "/", "Authorization: Bearer " + ANN).status()).as("the copy is still there").isEqualTo(200);
 
         fakes.version("memo", 2);
-        Reply pushed = push(app("other"), body, "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+        Reply pushed = push(app("other"), body, "X-Qaldy-Service-Token: " + FROM_CONTROL);
         assertThat(pushed.status()).isEqualTo(204);
 
         fakes.atRuntime.clear();
@@ -738,7 +756,9 @@ class GateIT {
     void metricsAreForTheCellsScrapersOnly() throws IOException {
         assertThat(get(publicHost(), "/metrics").status()).isEqualTo(404);
         assertThat(get(publicHost(), "/metrics", "X-Qaldy-Service-Token: wrong").status()).isEqualTo(404);
-        Reply metrics = get("127.0.0.1:" + port, "/metrics", "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+        assertThat(get("127.0.0.1:" + port, "/metrics", "Authorization: Bearer " + FROM_CONTROL).status())
+                .as("the control plane's push credential is not a scraper's").isEqualTo(404);
+        Reply metrics = get("127.0.0.1:" + port, "/metrics", "X-Qaldy-Service-Token: " + METRICS_TOKEN);
         Files.writeString(Path.of(System.getProperty("gate.it.dir", "target/gate-it"), "metrics.txt"), metrics.text());
         assertThat(metrics.status()).isEqualTo(200);
         assertThat(metrics.text())
@@ -749,7 +769,7 @@ class GateIT {
                 .contains("qaldy_gate_access_api_calls")
                 .contains("qaldy_gate_control_plane_failing")
                 .contains("qaldy_gate_access_memory_entries");
-        assertThat(get("127.0.0.1:" + port, "/metrics", "Authorization: Bearer " + SERVICE_TOKEN).status()).isEqualTo(200);
+        assertThat(get("127.0.0.1:" + port, "/metrics", "Authorization: Bearer " + METRICS_TOKEN).status()).isEqualTo(200);
         assertThat(get(app("guestbook"), "/metrics", "Authorization: Bearer " + ANN).header(ACCESS))
                 .as("an app's own /metrics is the app's").isNotNull();
     }
@@ -887,7 +907,7 @@ class GateIT {
         assertThat(capped.header("RateLimit-Limit")).isEqualTo(Integer.toString(CAPPED_PER_DAY));
         assertThat(capped.header("RateLimit-Remaining")).isEqualTo("0");
 
-        Reply metrics = get("127.0.0.1:" + port, "/metrics", "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+        Reply metrics = get("127.0.0.1:" + port, "/metrics", "X-Qaldy-Service-Token: " + METRICS_TOKEN);
         for (String reason : List.of("rate-limit", "daily-limit", "bot-rule", "denied-ip")) {
             assertThat(metrics.text()).containsPattern("qaldy_gate_shield_blocked_total\\{[^}]*reason=\"" + reason + "\"[^}]*\\} [1-9]");
         }
@@ -946,24 +966,24 @@ class GateIT {
         assertThat(pushCap(good, "X-Qaldy-Service-Token: wrong").status()).isEqualTo(401);
         for (String[] bad : new String[][] {{forged, "unverifiable"}, {foreign, "unverifiable"}, {older, "older-sequence"},
             {lastMonth, "period-over"}}) {
-            Reply refused = pushCap(bad[0], "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+            Reply refused = pushCap(bad[0], "X-Qaldy-Service-Token: " + FROM_CONTROL);
             assertThat(refused.status()).as(bad[1]).isEqualTo(409);
             assertThat(refused.header("X-Qaldy-Cap-Refusal")).isEqualTo(bad[1]);
             assertThat(get(app("meter"), "/", "Authorization: Bearer " + ANN).status()).as("the last good state holds").isEqualTo(503);
         }
         assertThat(capView()).contains("\"sequence\":10");
 
-        Reply accepted = pushCap(good, "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+        Reply accepted = pushCap(good, "X-Qaldy-Service-Token: " + FROM_CONTROL);
         assertThat(accepted.status()).isEqualTo(200);
         assertThat(accepted.text()).contains("\"result\":\"accepted\"");
         Reply awake = get(app("meter"), "/", "Authorization: Bearer " + ANN);
         assertThat(awake.status()).as("a raised cap wakes it").isEqualTo(200);
         assertThat(awake.header("X-Qaldy-Cap")).isEqualTo("awake");
-        assertThat(pushCap(good, "X-Qaldy-Service-Token: " + SERVICE_TOKEN).text()).contains("already-held");
+        assertThat(pushCap(good, "X-Qaldy-Service-Token: " + FROM_CONTROL).text()).contains("already-held");
     }
 
     private static String capView() throws IOException {
-        Reply view = get("127.0.0.1:" + port, "/.qaldy/internal/cap-states", "X-Qaldy-Service-Token: " + SERVICE_TOKEN);
+        Reply view = get("127.0.0.1:" + port, "/.qaldy/internal/cap-states", "X-Qaldy-Service-Token: " + FROM_CONTROL);
         assertThat(view.status()).isEqualTo(200);
         return view.text();
     }
@@ -978,7 +998,7 @@ class GateIT {
     /** Waits until the control plane answers through the gate again (its probe may not have found it back yet). */
     /** True while the gate's metric says its view of the control plane is failing. */
     private static boolean failingMetric() throws IOException {
-        return get("127.0.0.1:" + port, "/metrics", "X-Qaldy-Service-Token: " + SERVICE_TOKEN).text()
+        return get("127.0.0.1:" + port, "/metrics", "X-Qaldy-Service-Token: " + METRICS_TOKEN).text()
                 .lines().anyMatch(line -> line.matches("qaldy_gate_control_plane_failing(\\{[^}]*\\})? 1(\\.0)?"));
     }
 

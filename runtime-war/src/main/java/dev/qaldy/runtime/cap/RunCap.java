@@ -249,7 +249,7 @@ public class RunCap {
         int read = created.load();
         log.log(Level.INFO, "runtime: spending cap: read {0} accounts kept in {1}", new Object[] {read, dir});
         keeper = created;
-        sync = new CapSync(created, control, credentials::serviceToken, "runtime", callTimeout, fetchTimeout, clock, log, health);
+        sync = new CapSync(created, control, credentials::toControl, "runtime", callTimeout, fetchTimeout, clock, log, health);
         return Optional.of(sync);
     }
 

@@ -1,7 +1,8 @@
 package dev.qaldy.runtime.platform;
 
 import dev.qaldy.contract.keys.CellKeys;
-import dev.qaldy.contract.keys.ServiceCredential;
+import dev.qaldy.contract.keys.ServiceDirection;
+import dev.qaldy.contract.keys.ServiceKeyring;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -10,37 +11,45 @@ import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The two secrets the runtime host holds: the shared service token (it accepts calls from the gate
- * with it and sends it to the control plane) and the cell's public key (it checks bundle seals).
- * Both are read from files; while either is missing the host is not ready and refuses requests.
+ * What the runtime host holds of the cell's keys (issue 16: least privilege; it runs tenants'
+ * code): its own credential for the control plane ({@code runtime-to-control}), the ones it accepts
+ * ({@code gate-to-runtime} from the gate, {@code control-to-runtime} for jobs), each a file of
+ * {@code qaldy.keys.dir}, and the cell's public key (it checks bundle seals). Never the gate's
+ * credential for the control plane, so it can make no data grant and name no person. While any is
+ * missing the host is not ready and refuses requests.
  */
 @ApplicationScoped
 public class CellCredentials {
 
     /** How often a missing file is looked for again. */
     static final Duration RETRY = Duration.ofSeconds(5);
+    static final Set<ServiceDirection> HELD = EnumSet.of(ServiceDirection.RUNTIME_TO_CONTROL,
+            ServiceDirection.GATE_TO_RUNTIME, ServiceDirection.CONTROL_TO_RUNTIME);
 
-    private Path tokenFile;
+    private ServiceKeyring keyring;
     private Path publicKeyFile;
     private Clock clock;
     private Logger log;
 
-    private volatile Loaded loaded;
+    private volatile ECPublicKey publicKey;
     private volatile Instant lastAttempt = Instant.MIN;
 
     protected CellCredentials() {
     }
 
     @Inject
-    public CellCredentials(@ConfigProperty(name = "qaldy.service-token-file") String tokenFile,
+    public CellCredentials(@ConfigProperty(name = "qaldy.keys.dir") String keysDir,
             @ConfigProperty(name = "qaldy.keys.public") String publicKeyFile, Clock clock, Logger log) {
-        this.tokenFile = Path.of(tokenFile);
+        this.keyring = new ServiceKeyring(Path.of(keysDir), HELD);
         this.publicKeyFile = Path.of(publicKeyFile);
         this.clock = clock;
         this.log = log;
@@ -51,62 +60,68 @@ public class CellCredentials {
         tryLoad();
     }
 
-    /** True once both the token and the public key are read. */
+    /** True once every credential and the public key are read. */
     public boolean ready() {
-        return current().isPresent();
+        return current();
     }
 
-    /** @throws NotReadyException while the token or the key is missing */
+    /** @throws NotReadyException while a credential or the key is missing */
     public void requireReady() {
-        current().orElseThrow(NotReadyException::new);
+        if (!current()) {
+            throw new NotReadyException();
+        }
     }
 
     /**
-     * Whether {@code presented} is our service token ({@link ServiceCredential#matches}); false
-     * while ours is not loaded.
+     * How {@code presented} fares at an endpoint that accepts {@code accepted} (constant time;
+     * {@code UNKNOWN} while ours is not loaded).
      */
-    public boolean tokenMatches(String presented) {
-        Optional<Loaded> now = current();
-        return now.isPresent() && now.get().token().matches(presented);
+    public ServiceKeyring.Verdict check(String presented, ServiceDirection accepted) {
+        current();
+        return keyring.check(presented, Set.of(accepted));
     }
 
-    /** The service token to send to the control plane. */
-    public String serviceToken() {
-        return current().orElseThrow(NotReadyException::new).token().secret();
+    /** The credential to send to the control plane. */
+    public String toControl() {
+        requireReady();
+        return keyring.secret(ServiceDirection.RUNTIME_TO_CONTROL);
     }
 
     /** The cell's public key, for seals. */
     public ECPublicKey publicKey() {
-        return current().orElseThrow(NotReadyException::new).publicKey();
+        requireReady();
+        return publicKey;
     }
 
-    private Optional<Loaded> current() {
-        Loaded now = loaded;
-        if (now == null && !clock.instant().isBefore(lastAttempt.plus(RETRY))) {
-            now = tryLoad();
-        }
-        return Optional.ofNullable(now);
-    }
-
-    private synchronized Loaded tryLoad() {
-        if (loaded != null) {
-            return loaded;
-        }
-        lastAttempt = clock.instant();
-        try {
-            ServiceCredential token = ServiceCredential.read(tokenFile);
-            ECPublicKey key = CellKeys.readPublicKey(publicKeyFile);
-            loaded = new Loaded(token, key);
-            log.log(Level.INFO, "Service token and cell public key loaded from {0} and {1}",
-                    new Object[] {tokenFile, publicKeyFile});
-        } catch (IllegalStateException e) {
-            log.log(Level.WARNING, "Not ready: cannot read the service token ({0}) or the public key ({1}): {2}",
-                    new Object[] {tokenFile, publicKeyFile, e.getClass().getSimpleName() + ": " + e.getMessage()});
+    private boolean current() {
+        boolean loaded = publicKey != null && keyring.complete();
+        if (!loaded && !clock.instant().isBefore(lastAttempt.plus(RETRY))) {
+            loaded = tryLoad();
         }
         return loaded;
     }
 
-    private record Loaded(ServiceCredential token, ECPublicKey publicKey) {
+    private synchronized boolean tryLoad() {
+        if (publicKey != null && keyring.complete()) {
+            return true;
+        }
+        lastAttempt = clock.instant();
+        List<String> problems = keyring.reload();
+        if (publicKey == null) {
+            try {
+                publicKey = CellKeys.readPublicKey(publicKeyFile);
+            } catch (IllegalStateException e) {
+                problems = new ArrayList<>(problems);
+                problems.add("cannot read the public key (" + publicKeyFile + "): " + e.getMessage());
+            }
+        }
+        if (problems.isEmpty()) {
+            log.log(Level.INFO, "Service credentials and the cell public key loaded ({0}, {1})",
+                    new Object[] {keyring.file(ServiceDirection.RUNTIME_TO_CONTROL).getParent(), publicKeyFile});
+            return true;
+        }
+        log.log(Level.WARNING, "Not ready: {0}", String.join("; ", problems));
+        return false;
     }
 
     /** The host's own secrets are not loaded yet: it cannot serve anything. */
@@ -115,7 +130,7 @@ public class CellCredentials {
         private static final long serialVersionUID = 1L;
 
         NotReadyException() {
-            super("the service token or the cell public key is not loaded");
+            super("a service credential or the cell public key is not loaded");
         }
 
         @Override

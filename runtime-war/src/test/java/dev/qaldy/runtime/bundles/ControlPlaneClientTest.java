@@ -53,7 +53,7 @@ class ControlPlaneClientTest {
                 + "\",\"seal\":\"x.y.z\"}"));
         LiveVersion live = client().live("guestbook");
         assertThat(live).isEqualTo(new LiveVersion("guestbook", 4, "a".repeat(64), "x.y.z"));
-        assertThat(api.tokens).containsExactly(TestCredentials.TOKEN);
+        assertThat(api.tokens).containsExactly(TestCredentials.TO_CONTROL);
     }
 
     @Test

@@ -2,7 +2,7 @@ package dev.qaldy.runtime.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.qaldy.contract.data.AppDataKeys;
+import dev.qaldy.contract.data.DataGrants;
 import dev.qaldy.runtime.bundles.entity.Bundle;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome;
@@ -14,6 +14,7 @@ import dev.qaldy.runtime.testing.FakeDataApi;
 import dev.qaldy.runtime.testing.TestBundles;
 import dev.qaldy.runtime.testing.TestCredentials;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,7 @@ class DataApiTest {
     }
 
     HandlerOutcome get(Bundle bundle, String path) {
-        return sandbox.handle(bundle, new HandlerRequest("GET", path, Map.of(), Map.of(), "", null));
+        return sandbox.handle(bundle, new HandlerRequest("GET", path, Map.of(), Map.of(), "", null), TestCredentials.grant(bundle.key().app()));
     }
 
     static String body(HandlerOutcome outcome) {
@@ -60,14 +61,14 @@ class DataApiTest {
             """;
 
     @Test
-    void a_handler_creates_reads_lists_replaces_and_deletes_its_own_records_with_its_own_key_only() {
+    void a_handler_creates_reads_lists_replaces_and_deletes_its_own_records_with_its_own_grant_only() {
         HandlerOutcome outcome = get(app("board", CRUD), "/api/crud");
         assertThat(body(outcome)).isEqualTo("{\"got\":\"first\",\"by\":\"server.js\",\"put\":\"changed\",\"oldest\":2,"
                 + "\"newest\":\"changed\",\"nextAfter\":2,\"deleted\":true,\"deletedAgain\":false,\"gone\":null,\"left\":[\"changed\"]}");
         assertThat(api.calls).allSatisfy(call -> {
-            assertThat(call.target()).startsWith(AppDataKeys.PATH + "board/notes");
-            assertThat(call.appKey()).isEqualTo(AppDataKeys.derive(TestCredentials.TOKEN, "board"));
-            assertThat(call.serviceToken()).as("the service token never travels with data calls").isNull();
+            assertThat(call.target()).startsWith(DataGrants.PATH + "board/notes");
+            assertThat(TestCredentials.GRANTS.allows("board", call.grant(), Instant.now())).as("the gate's grant for board").isTrue();
+            assertThat(call.serviceToken()).as("the host's own credential, never another's").isEqualTo(TestCredentials.TO_CONTROL);
         });
     }
 
@@ -77,7 +78,18 @@ class DataApiTest {
         HandlerOutcome other = get(app("other", "app.get('/api/list', function () { return {json: qaldy.data.list('notes')}; });"),
                 "/api/list");
         assertThat(body(other)).isEqualTo("{\"records\":[],\"nextAfter\":null}");
-        assertThat(api.calls.get(1).target()).startsWith(AppDataKeys.PATH + "other/");
+        assertThat(api.calls.get(1).target()).startsWith(DataGrants.PATH + "other/");
+    }
+
+    @Test
+    void code_run_with_another_apps_grant_or_none_reaches_no_data() {
+        // Issue 16: the host cannot make a grant; the one that came with the request names the app it may reach.
+        Bundle other = app("other", "app.get('/api/peek', function () { try { qaldy.data.list('notes'); return {json: 'read'}; }"
+                + " catch (e) { return {json: e.code + ':' + e.status}; } });");
+        HandlerRequest peek = new HandlerRequest("GET", "/api/peek", Map.of(), Map.of(), "", null);
+        assertThat(body(sandbox.handle(other, peek, TestCredentials.grant("board")))).isEqualTo("\"unexpected:403\"");
+        assertThat(body(sandbox.handle(other, peek, null))).isEqualTo("\"unexpected:403\"");
+        assertThat(body(sandbox.handle(other, peek, TestCredentials.grant("other")))).isEqualTo("\"read\"");
     }
 
     @Test
@@ -140,7 +152,7 @@ class DataApiTest {
 
         HandlerOutcome uncaught = get(bundle, "/api/uncaught");
         assertThat(uncaught).isInstanceOf(HandlerOutcome.DataUnavailable.class);
-        JobOutcome job = sandbox.runJob(bundle, new JobRequest(1, "2026-11-30T12:00:00Z", "scheduler", "count", null));
+        JobOutcome job = sandbox.runJob(bundle, new JobRequest(1, "2026-11-30T12:00:00Z", "scheduler", "count", null), TestCredentials.grant(bundle.key().app()));
         assertThat(job.succeeded()).isFalse();
         assertThat(job.error()).contains("QaldyDataError").contains("cannot be reached");
 

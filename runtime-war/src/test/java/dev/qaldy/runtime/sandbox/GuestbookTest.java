@@ -12,6 +12,7 @@ import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.Answered;
 import dev.qaldy.runtime.sandbox.entity.HandlerRequest;
 import dev.qaldy.runtime.testing.FakeDataApi;
 import dev.qaldy.runtime.testing.TestBundles;
+import dev.qaldy.runtime.testing.TestCredentials;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.StringReader;
@@ -42,7 +43,7 @@ class GuestbookTest {
 
     HandlerOutcome sign(String json) {
         return sandbox.handle(guestbook, new HandlerRequest("POST", "/api/sign", Map.of(),
-                Map.of("content-type", "application/json"), json, "ada@example.com"));
+                Map.of("content-type", "application/json"), json, "ada@example.com"), TestCredentials.grant(guestbook.key().app()));
     }
 
     static JsonObject json(HandlerOutcome outcome) {
@@ -76,7 +77,7 @@ class GuestbookTest {
         assertThat(status(sign("{\"name\":\"Grace\",\"message\":\"Second\"}"))).isEqualTo(200);
 
         JsonObject entries = json(sandbox.handle(guestbook,
-                new HandlerRequest("GET", "/api/entries", Map.of(), Map.of(), "", null)));
+                new HandlerRequest("GET", "/api/entries", Map.of(), Map.of(), "", null), TestCredentials.grant(guestbook.key().app())));
         assertThat(entries.getJsonArray("entries")).hasSize(2);
         assertThat(entries.getJsonArray("entries").getJsonObject(0).getString("name")).isEqualTo("Grace");
     }
@@ -92,7 +93,7 @@ class GuestbookTest {
             assertThat(json(outcome).getString("error")).as(body).isNotBlank();
         }
         JsonObject entries = json(sandbox.handle(guestbook,
-                new HandlerRequest("GET", "/api/entries", Map.of(), Map.of(), "", null)));
+                new HandlerRequest("GET", "/api/entries", Map.of(), Map.of(), "", null), TestCredentials.grant(guestbook.key().app())));
         assertThat(entries.getJsonArray("entries")).isEmpty();
     }
 
@@ -108,14 +109,14 @@ class GuestbookTest {
         assertThat(api.calls).extracting(FakeDataApi.Call::target).containsExactly("/api/v1/internal/app-data/guestbook/entries");
 
         api.down(503);
-        HandlerOutcome reading = sandbox.handle(guestbook, new HandlerRequest("GET", "/api/entries", Map.of(), Map.of(), "", null));
+        HandlerOutcome reading = sandbox.handle(guestbook, new HandlerRequest("GET", "/api/entries", Map.of(), Map.of(), "", null), TestCredentials.grant(guestbook.key().app()));
         assertThat(status(reading)).isEqualTo(503);
         assertThat(json(reading).getString("error")).contains("cannot read its notes right now");
         assertThat(((Answered) reading).headers()).anyMatch(h -> h.name().equals("Retry-After"));
         assertThat(sign("{\"name\":\"Ada\",\"message\":\"lost?\"}")).isInstanceOf(HandlerOutcome.DataUnavailable.class);
 
         api.up();
-        JsonObject entries = json(sandbox.handle(guestbook, new HandlerRequest("GET", "/api/entries", Map.of(), Map.of(), "", null)));
+        JsonObject entries = json(sandbox.handle(guestbook, new HandlerRequest("GET", "/api/entries", Map.of(), Map.of(), "", null), TestCredentials.grant(guestbook.key().app())));
         assertThat(entries.getJsonArray("entries")).hasSize(1);
     }
 }

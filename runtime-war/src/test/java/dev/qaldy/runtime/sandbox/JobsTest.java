@@ -9,6 +9,7 @@ import dev.qaldy.runtime.sandbox.entity.HandlerRequest;
 import dev.qaldy.runtime.sandbox.entity.JobOutcome;
 import dev.qaldy.runtime.sandbox.entity.JobRequest;
 import dev.qaldy.runtime.testing.FakeDataApi;
+import dev.qaldy.runtime.testing.TestCredentials;
 import java.util.Map;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class JobsTest {
         Bundle bundle = SandboxTest.app("app.job('digest', function (ctx) {"
                 + " console.log('run', ctx.runId, ctx.actor, ctx.tick, ctx.job, ctx.app);"
                 + " console.log({n: ctx.json ? ctx.json.n : null}); });");
-        JobOutcome outcome = sandbox.runJob(bundle, run("digest", "{\"n\":3}"));
+        JobOutcome outcome = sandbox.runJob(bundle, run("digest", "{\"n\":3}"), TestCredentials.grant(bundle.key().app()));
         assertThat(outcome.succeeded()).isTrue();
         assertThat(outcome.log()).containsExactly("run 7 scheduler.catchup 2026-11-30T12:00:00Z digest demo", "{\"n\":3}");
     }
@@ -36,17 +37,17 @@ class JobsTest {
     void an_unknown_job_a_throwing_job_and_a_runaway_job_fail_with_a_reason() {
         Bundle bundle = SandboxTest.app("app.job('boom', function () { console.log('before'); throw new Error('broken'); });"
                 + "app.job('spin', function () { while (true) {} });");
-        JobOutcome unknown = sandbox.runJob(bundle, run("nope", null));
+        JobOutcome unknown = sandbox.runJob(bundle, run("nope", null), TestCredentials.grant(bundle.key().app()));
         assertThat(unknown.succeeded()).isFalse();
         assertThat(unknown.error()).as("the promoted version lacks the scheduled job: said plainly, no stack trace")
                 .contains("the live version 1 of demo has no job handler named \"nope\": its server.js registers these jobs:"
                         + " boom, spin; promote a version with app.job('nope', function (ctx) { … }), or change the schedule or hook")
                 .doesNotContain("Exception").doesNotContain("\tat ");
-        JobOutcome boom = sandbox.runJob(bundle, run("boom", null));
+        JobOutcome boom = sandbox.runJob(bundle, run("boom", null), TestCredentials.grant(bundle.key().app()));
         assertThat(boom.succeeded()).isFalse();
         assertThat(boom.log()).containsExactly("before");
         assertThat(boom.error()).contains("broken");
-        JobOutcome spin = sandbox.runJob(bundle, run("spin", null));
+        JobOutcome spin = sandbox.runJob(bundle, run("spin", null), TestCredentials.grant(bundle.key().app()));
         assertThat(spin.succeeded()).isFalse();
         assertThat(spin.error()).contains("CPU time");
     }
@@ -54,7 +55,7 @@ class JobsTest {
     @Test
     void the_log_is_bounded() {
         Bundle bundle = SandboxTest.app("app.job('chatty', function () { for (var i = 0; i < 500; i++) console.log('line ' + i); });");
-        JobOutcome outcome = sandbox.runJob(bundle, run("chatty", null));
+        JobOutcome outcome = sandbox.runJob(bundle, run("chatty", null), TestCredentials.grant(bundle.key().app()));
         assertThat(outcome.succeeded()).isTrue();
         assertThat(outcome.log()).hasSize(JobOutcome.MAX_LOG_LINES + 1).endsWith("(more console lines not kept)");
     }
@@ -62,9 +63,9 @@ class JobsTest {
     @Test
     void jobs_are_no_request_handlers_and_bad_registrations_fail_the_script() {
         Bundle bundle = SandboxTest.app("app.job('digest', function () {});");
-        assertThat(sandbox.handle(bundle, new HandlerRequest("POST", "/api/digest", Map.of(), Map.of(), "", null)))
+        assertThat(sandbox.handle(bundle, new HandlerRequest("POST", "/api/digest", Map.of(), Map.of(), "", null), TestCredentials.grant(bundle.key().app())))
                 .isInstanceOf(dev.qaldy.runtime.sandbox.entity.HandlerOutcome.NoHandler.class);
-        JobOutcome bad = sandbox.runJob(SandboxTest.app("app.job('bad name', function () {});"), run("x", null));
+        JobOutcome bad = sandbox.runJob(SandboxTest.app("app.job('bad name', function () {});"), run("x", null), null);
         assertThat(bad.error()).contains("app.job(name, handler)");
     }
 
@@ -78,8 +79,8 @@ class JobsTest {
     static void digest(Sandbox sandbox) {
         Bundle guestbook = GuestbookTest.unpack();
         sandbox.handle(guestbook, new HandlerRequest("POST", "/api/sign", Map.of(), Map.of("content-type", "application/json"),
-                "{\"name\":\"Ada\",\"message\":\"hi\"}", "ada@example.com"));
-        JobOutcome outcome = sandbox.runJob(guestbook, run("digest", "{\"note\":\"from a webhook\"}"));
+                "{\"name\":\"Ada\",\"message\":\"hi\"}", "ada@example.com"), TestCredentials.grant(guestbook.key().app()));
+        JobOutcome outcome = sandbox.runJob(guestbook, run("digest", "{\"note\":\"from a webhook\"}"), TestCredentials.grant(guestbook.key().app()));
         assertThat(outcome.succeeded()).as(String.valueOf(outcome.error())).isTrue();
         assertThat(outcome.log()).containsExactly("digest: 1 entries (scheduler.catchup, tick 2026-11-30T12:00:00Z)",
                 "webhook note: from a webhook");

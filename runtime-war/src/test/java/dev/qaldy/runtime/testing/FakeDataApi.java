@@ -2,7 +2,7 @@ package dev.qaldy.runtime.testing;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.qaldy.contract.data.AppDataKeys;
+import dev.qaldy.contract.data.DataGrants;
 import dev.qaldy.runtime.bundles.control.ControlPlaneClient;
 import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.sandbox.control.AppDataClient;
@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -42,7 +43,7 @@ import java.util.logging.Logger;
 public final class FakeDataApi implements AutoCloseable {
 
     /** Every call: method, path and query, and the headers that matter. */
-    public record Call(String method, String target, String appKey, String serviceToken) {
+    public record Call(String method, String target, String grant, String serviceToken) {
     }
 
     public final List<Call> calls = new CopyOnWriteArrayList<>();
@@ -94,7 +95,7 @@ public final class FakeDataApi implements AutoCloseable {
         }
         String query = exchange.getRequestURI().getRawQuery();
         calls.add(new Call(exchange.getRequestMethod(), path + (query == null ? "" : "?" + query),
-                exchange.getRequestHeaders().getFirst(AppDataKeys.HEADER),
+                exchange.getRequestHeaders().getFirst(DataGrants.HEADER),
                 exchange.getRequestHeaders().getFirst("X-Qaldy-Service-Token")));
         if (hang) {
             FakeControlPlane.hang(closing, exchange);
@@ -104,14 +105,18 @@ public final class FakeDataApi implements AutoCloseable {
             answer(exchange, outage, problem(outage, "the control plane is down"));
             return;
         }
-        String[] parts = path.startsWith(AppDataKeys.PATH) ? path.substring(AppDataKeys.PATH.length()).split("/") : new String[0];
+        String[] parts = path.startsWith(DataGrants.PATH) ? path.substring(DataGrants.PATH.length()).split("/") : new String[0];
         if (parts.length < 2 || parts.length > 3) {
             answer(exchange, 404, problem(404, "no such path"));
             return;
         }
         String app = parts[0];
-        if (!AppDataKeys.matches(TestCredentials.TOKEN, app, exchange.getRequestHeaders().getFirst(AppDataKeys.HEADER))) {
-            answer(exchange, 401, problem(401, "the app's X-Qaldy-App-Key is required"));
+        if (!TestCredentials.TO_CONTROL.equals(exchange.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
+            answer(exchange, 401, problem(401, "the runtime host's X-Qaldy-Service-Token is required"));
+            return;
+        }
+        if (!TestCredentials.GRANTS.allows(app, exchange.getRequestHeaders().getFirst(DataGrants.HEADER), Instant.now())) {
+            answer(exchange, 403, problem(403, "a X-Qaldy-Data-Grant for app " + app + " is required"));
             return;
         }
         NavigableMap<Long, String> records = collections.computeIfAbsent(app + "/" + parts[1], k -> new TreeMap<>());

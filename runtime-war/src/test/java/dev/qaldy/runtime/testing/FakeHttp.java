@@ -61,6 +61,7 @@ public final class FakeHttp {
                     case "getMethod" -> method;
                     case "getRequestURI" -> path;
                     case "getContextPath" -> "";
+                    case "getRemoteAddr" -> "127.0.0.1";
                     case "getQueryString" -> query;
                     case "getHeader" -> lower.get(((String) args[0]).toLowerCase());
                     case "getHeaders" -> {

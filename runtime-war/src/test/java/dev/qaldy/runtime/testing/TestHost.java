@@ -84,8 +84,8 @@ public final class TestHost {
 
     /** The headers the gate sends for {@code app}, plus name/value pairs. */
     public static Map<String, String> gate(String app, String... more) {
-        Map<String, String> headers = new HashMap<>(Map.of("X-Qaldy-Service-Token", TestCredentials.TOKEN,
-                "X-Qaldy-App", app, "X-Qaldy-Person-Email", "ada@example.com"));
+        Map<String, String> headers = new HashMap<>(Map.of("X-Qaldy-Service-Token", TestCredentials.FROM_GATE,
+                "X-Qaldy-App", app, "X-Qaldy-Person-Email", "ada@example.com", "X-Qaldy-Data-Grant", TestCredentials.grant(app)));
         for (int i = 0; i < more.length; i += 2) {
             headers.put(more[i], more[i + 1]);
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.contract.seal.BundleSeal;
 import dev.qaldy.contract.seal.BundleSeals;
 import dev.qaldy.contract.session.Session;
@@ -254,7 +255,7 @@ class ControlPlaneIT {
 
         assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, null), 401, "X-Qaldy-Service-Token");
         assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, "wrong-token-wrong-token"), 401, "service");
-        Reply live = api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, TestCell.serviceToken());
+        Reply live = api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, TestCell.runtimeToken());
         assertThat(live.status()).as(live.toString()).isEqualTo(200);
         assertThat(live.json().getString("app")).isEqualTo(app);
         assertThat(live.json().getInt("version")).isEqualTo(1);
@@ -264,7 +265,7 @@ class ControlPlaneIT {
         assertThat(seal.version()).isEqualTo(1);
         assertThat(seal.sha256()).isEqualTo(sha);
 
-        Reply bundle = api.internal("GET", "api/v1/internal/apps/" + app + "/versions/1/bundle", null, TestCell.serviceToken());
+        Reply bundle = api.internal("GET", "api/v1/internal/apps/" + app + "/versions/1/bundle", null, TestCell.runtimeToken());
         assertThat(bundle.status()).isEqualTo(200);
         assertThat(bundle.header("Content-Type")).isEqualTo("application/zip");
         assertThat(sha256(bundle.body())).isEqualTo(sha);
@@ -282,7 +283,7 @@ class ControlPlaneIT {
         assertThat(api.get("api/v1/apps/" + app + "/builds", ana.token()).array())
                 .extracting(v -> v.asJsonObject().getInt("version")).containsExactly(2, 1);
         assertProblem(api.put("api/v1/apps/" + app + "/live", json("version", 9), ana.token()), 404, "no version 9");
-        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/versions/9/bundle", null, TestCell.serviceToken()), 404, "no version 9");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/versions/9/bundle", null, TestCell.runtimeToken()), 404, "no version 9");
         assertThat(TestCell.spooledUploads()).isZero();
     }
 
@@ -301,8 +302,8 @@ class ControlPlaneIT {
         assertThat(build.getJsonArray("log").getValuesAs(JsonString::getString))
                 .anyMatch(line -> line.startsWith("refused:") && line.contains("../../../../tmp/evil.sh") && line.contains("'..'"));
         assertProblem(api.put("api/v1/apps/" + app + "/live", json("version", 1), ana.token()), 409, "only a succeeded build can go live");
-        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, TestCell.serviceToken()), 404, "no live version");
-        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/versions/1/bundle", null, TestCell.serviceToken()), 404, "has no bundle");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, TestCell.runtimeToken()), 404, "no live version");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/versions/1/bundle", null, TestCell.runtimeToken()), 404, "has no bundle");
 
         api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofString("this is not a zip"), ana.token());
         assertThat(awaitBuild(ana, app, 2, "failed").getJsonArray("log").getString(0)).contains("not a zip archive");
@@ -512,6 +513,14 @@ class ControlPlaneIT {
         String token = TestCell.serviceToken();
         assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/visibility", null, null), 401, "X-Qaldy-Service-Token");
         assertProblem(api.internal("GET", "api/v1/internal/apps/no-such-app-" + RUN + "/visibility", null, token), 404, "no app named");
+        // Issue 16: each direction its own credential; one of the cell's used in another direction is 403, not 401.
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/visibility", null, TestCell.runtimeToken()), 403,
+                "runtime's credential is not made for this endpoint");
+        assertProblem(api.internal("GET", "api/v1/internal/access?app=" + app + "&person=1", null, TestCell.runtimeToken()), 403,
+                "not made for this endpoint");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, token), 403, "gate's credential");
+        assertProblem(api.internal("GET", "api/v1/internal/access?app=" + app + "&person=1", null,
+                TestCell.credential(ServiceDirection.CONTROL_TO_GATE)), 403, "control's credential");
     }
 
     JsonObject visibility(String app) {
@@ -674,8 +683,8 @@ class ControlPlaneIT {
         assertThat(api.delete("api/v1/apps/" + app, ana.token()).status()).isEqualTo(204);
         String token = TestCell.serviceToken();
         assertProblem(api.get("api/v1/apps/" + app, ana.token()), 404, "no app named");
-        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, token), 404, "no app named");
-        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/versions/1/bundle", null, token), 404, "no app named");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, TestCell.runtimeToken()), 404, "no app named");
+        assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/versions/1/bundle", null, TestCell.runtimeToken()), 404, "no app named");
         assertProblem(api.internal("GET", "api/v1/internal/access?app=" + app + "&person=" + ana.id(), null, token), 404, "no app named");
         assertThat(api.post("api/v1/apps", json("name", app), ana.token()).status()).as("the name is free again").isEqualTo(201);
         // A gate keeps the newest sharing version it saw of a name and never remembers an older answer

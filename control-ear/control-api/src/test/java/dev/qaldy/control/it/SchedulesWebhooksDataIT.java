@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.qaldy.contract.data.DataGrants;
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.it.Api.Reply;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -317,8 +319,22 @@ class SchedulesWebhooksDataIT {
         Seen seen = AT_RUNTIME.stream().filter(s -> s.body() != null && s.body().getJsonNumber("runId").longValue()
                 == run.getJsonNumber("id").longValue()).findFirst().orElseThrow();
         assertThat(seen.path()).isEqualTo("/.qaldy/jobs/digest");
-        assertThat(seen.headers()).containsEntry("X-Qaldy-Service-Token", TestCell.serviceToken()).containsEntry("X-Qaldy-App", app)
-                .containsEntry("X-Qaldy-Run", Long.toString(run.getJsonNumber("id").longValue()));
+        assertThat(seen.headers()).containsEntry("X-Qaldy-Service-Token", TestCell.credential(ServiceDirection.CONTROL_TO_RUNTIME))
+                .containsEntry("X-Qaldy-App", app).containsEntry("X-Qaldy-Run", Long.toString(run.getJsonNumber("id").longValue()));
+        // Issue 16: the job carries a data grant for its own app, with which the runtime host reaches that app's data only.
+        String grant = seen.headers().get(DataGrants.HEADER);
+        assertThat(grant).startsWith("v1.");
+        String appData = "api/v1/internal/app-data/" + app + "/notes";
+        Reply withGrant = api.send(appData, Map.of("X-Qaldy-Service-Token", TestCell.runtimeToken(), DataGrants.HEADER, grant),
+                "GET", BodyPublishers.noBody());
+        assertThat(withGrant.status()).as(withGrant.toString()).isEqualTo(200);
+        String other = createApp(owner);
+        assertProblem(api.send("api/v1/internal/app-data/" + other + "/notes", Map.of("X-Qaldy-Service-Token", TestCell.runtimeToken(),
+                DataGrants.HEADER, grant), "GET", BodyPublishers.noBody()), 403, "for app " + other);
+        assertProblem(api.send(appData, Map.of("X-Qaldy-Service-Token", TestCell.runtimeToken()), "GET", BodyPublishers.noBody()),
+                403, DataGrants.HEADER);
+        assertProblem(api.send(appData, Map.of("X-Qaldy-Service-Token", TestCell.serviceToken(), DataGrants.HEADER, grant),
+                "GET", BodyPublishers.noBody()), 403, "gate's credential");
         assertThat(seen.body().getString("actor")).isEqualTo("webhook");
         assertThat(seen.body().getString("payload")).isEqualTo("{\"note\":\"hello\"}");
         assertThat(Instant.parse(seen.body().getString("tick"))).isBefore(Instant.now());
@@ -485,6 +501,9 @@ class SchedulesWebhooksDataIT {
         assertProblem(api.internal("GET", path, null, null), 401, "X-Qaldy-Service-Token");
         Reply noPerson = api.internal("GET", path, null, TestCell.serviceToken());
         assertProblem(noPerson, 400, "X-Qaldy-Person-Id");
+        // Issue 16: the runtime host, which runs tenants' code, cannot name a person to the data API.
+        assertProblem(api.send(path, Map.of("X-Qaldy-Service-Token", TestCell.runtimeToken(), "X-Qaldy-Person-Id",
+                Long.toString(owner.id())), "GET", BodyPublishers.noBody()), 403, "runtime's credential");
         Map<String, String> asOwner = Map.of("X-Qaldy-Service-Token", TestCell.serviceToken(), "X-Qaldy-Person-Id",
                 Long.toString(owner.id()), "Content-Type", "application/json");
         Reply created = api.send(path, asOwner, "POST", BodyPublishers.ofString("{\"via\":\"gate\"}"));

@@ -1,6 +1,7 @@
 package dev.qaldy.control.it;
 
 import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.keys.ServiceDirection;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,6 +12,8 @@ import java.security.KeyPair;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -30,12 +33,12 @@ final class TestCell {
 
     private static ECPublicKey publicKey;
     private static ECPrivateKey privateKey;
-    private static String serviceToken;
+    private static final Map<ServiceDirection, String> CREDENTIALS = new EnumMap<>(ServiceDirection.class);
 
     private TestCell() {
     }
 
-    /** Writes fresh keys and service token, and returns the WAR to deploy; called from {@code @Deployment}. */
+    /** Writes fresh keys and service credentials (one per direction), and returns the WAR to deploy; called from {@code @Deployment}. */
     static synchronized WebArchive prepareAndDeploy() {
         try {
             deleteTree(DIR.resolve("micro"));
@@ -47,8 +50,11 @@ final class TestCell {
             privateKey = (ECPrivateKey) pair.getPrivate();
             Files.writeString(KEYS.resolve("cell.pub.pem"), CellKeys.toPem(publicKey), StandardCharsets.US_ASCII);
             Files.writeString(KEYS.resolve("cell.key.pem"), CellKeys.toPem(privateKey), StandardCharsets.US_ASCII);
-            serviceToken = UUID.randomUUID() + "-" + UUID.randomUUID();
-            Files.writeString(KEYS.resolve("service-token"), serviceToken + "\n", StandardCharsets.UTF_8);
+            for (ServiceDirection direction : ServiceDirection.values()) {
+                String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
+                CREDENTIALS.put(direction, secret);
+                Files.writeString(KEYS.resolve(direction.fileName()), secret + "\n", StandardCharsets.UTF_8);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -64,8 +70,19 @@ final class TestCell {
         return privateKey;
     }
 
+    /** The gate's credential for the control plane (gate-to-control). */
     static String serviceToken() {
-        return serviceToken;
+        return credential(ServiceDirection.GATE_TO_CONTROL);
+    }
+
+    /** The runtime host's credential for the control plane (runtime-to-control). */
+    static String runtimeToken() {
+        return credential(ServiceDirection.RUNTIME_TO_CONTROL);
+    }
+
+    /** The credential of {@code direction}, as written to the keys folder. */
+    static String credential(ServiceDirection direction) {
+        return CREDENTIALS.get(direction);
     }
 
     /** Files left in the upload spool (should be none once builds are done or refused). */

@@ -3,6 +3,7 @@ package dev.qaldy.runtime.bundles.control;
 import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.http.LimitedBytes;
 import dev.qaldy.contract.http.ProblemJson;
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.runtime.bundles.entity.BundleKey;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
 import dev.qaldy.runtime.platform.CellCredentials;
@@ -39,7 +40,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class ControlPlaneClient {
 
-    public static final String TOKEN_HEADER = "X-Qaldy-Service-Token";
+    public static final String TOKEN_HEADER = ServiceDirection.HEADER;
     /** The live answer is a few hundred bytes; anything near this is not the contract. */
     static final long MAX_LIVE_ANSWER_BYTES = 64 * 1024;
 
@@ -134,7 +135,7 @@ public class ControlPlaneClient {
 
     private Answer get(String path, long limit, Duration bound) {
         return exchange(HttpRequest.newBuilder(URI.create(base + path))
-                .header(TOKEN_HEADER, credentials.serviceToken())
+                .header(TOKEN_HEADER, credentials.toControl())
                 .header("Accept", "application/json, application/zip")
                 .GET(), path, limit, bound);
     }

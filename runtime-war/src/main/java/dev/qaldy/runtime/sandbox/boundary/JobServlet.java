@@ -1,12 +1,15 @@
 package dev.qaldy.runtime.sandbox.boundary;
 
 import dev.qaldy.contract.apps.AppLabel;
+import dev.qaldy.contract.data.DataGrants;
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.runtime.bundles.control.AppCode;
 import dev.qaldy.runtime.bundles.entity.Bundle;
 import dev.qaldy.runtime.bundles.entity.Sourced;
 import dev.qaldy.runtime.cap.RunCap;
 import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.platform.ErrorPages;
+import dev.qaldy.runtime.platform.ServiceRefusal;
 import dev.qaldy.runtime.platform.ServingException;
 import dev.qaldy.runtime.sandbox.control.JsonDepth;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
@@ -90,8 +93,8 @@ public class JobServlet extends HttpServlet {
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         try {
             credentials.requireReady();
-            if (!credentials.tokenMatches(request.getHeader("X-Qaldy-Service-Token"))) {
-                ErrorPages.write(response, 401, "unauthorized", "Unauthorized", "The runtime host answers the cell only.", null);
+            if (!ServiceRefusal.admitted(credentials.check(request.getHeader(ServiceDirection.HEADER), ServiceDirection.CONTROL_TO_RUNTIME),
+                    request, response, log, "a job")) {
                 return;
             }
             Matcher path = RAW_PATH.matcher(request.getRequestURI());
@@ -122,7 +125,7 @@ public class JobServlet extends HttpServlet {
             long cpuStart = RunCap.cpuNow();
             JobOutcome outcome;
             try {
-                outcome = sandbox.runJob(code.value(), job);
+                outcome = sandbox.runJob(code.value(), job, request.getHeader(DataGrants.HEADER));
             } finally {
                 cap.ranJob(app.toLowerCase(Locale.ROOT), RunCap.cpuMillisSince(cpuStart)); // billed like a handler's CPU
             }

@@ -1,6 +1,7 @@
 package dev.qaldy.runtime.sandbox.control;
 
-import dev.qaldy.contract.data.AppDataKeys;
+import dev.qaldy.contract.data.DataGrants;
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.runtime.bundles.control.ControlPlaneClient;
 import dev.qaldy.runtime.bundles.control.ControlPlaneUnavailableException;
 import dev.qaldy.runtime.bundles.control.UnexpectedAnswerException;
@@ -18,9 +19,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The runtime host's caller of the control plane's app-scoped data API
- * ({@code /api/v1/internal/app-data/{app}/…}, see {@link AppDataKeys}) on behalf of an app's
- * {@code server.js}. Each call carries only the credential of the app whose code runs (never the
- * service token), is bounded end to end by {@code qaldy.runtime.data-timeout} (default 2 s) and
+ * ({@code /api/v1/internal/app-data/{app}/…}) on behalf of an app's {@code server.js}. Each call
+ * carries the runtime host's own credential and the {@link DataGrants data grant} that came with
+ * the request or job being served (the host cannot make one: issue 16), is bounded end to end by {@code qaldy.runtime.data-timeout} (default 2 s) and
  * its answer by {@link #MAX_ANSWER_BYTES}. Seed: "The Backend data API is served by the API
  * process today, so it stops with it": connect errors, timeouts, 5xx and non-JSON answers (a
  * control plane still starting) are {@link Unavailable}; nothing is remembered or queued.
@@ -68,6 +69,8 @@ public class AppDataClient {
     /**
      * One call of the data API for {@code app}'s own data.
      *
+     * @param grant      the data grant for {@code app} that came with the request or job (null or empty: none,
+     *                   and the API answers 403)
      * @param method     GET, POST, PUT or DELETE
      * @param collection a collection name ({@code [a-z0-9-]{1,40}}), checked by the caller
      * @param id         a record id ({@code [0-9]{1,19}}) or null, checked by the caller
@@ -76,20 +79,21 @@ public class AppDataClient {
      * @throws Unavailable              the control plane could not be asked or answered 5xx or not JSON
      * @throws IllegalArgumentException for a collection or id outside the shapes above (a caller's bug)
      */
-    public Reply call(String app, String method, String collection, String id, String query, String json) {
+    public Reply call(String app, String grant, String method, String collection, String id, String query, String json) {
         if (!COLLECTION.matcher(collection).matches() || (id != null && !ID.matcher(id).matches())) {
             throw new IllegalArgumentException("not a collection name or record id");
         }
-        String path = AppDataKeys.PATH + app + "/" + collection + (id == null ? "" : "/" + id)
+        String path = DataGrants.PATH + app + "/" + collection + (id == null ? "" : "/" + id)
                 + (query == null || query.isEmpty() ? "" : "?" + query);
-        String key;
+        String credential;
         try {
-            key = AppDataKeys.derive(credentials.serviceToken(), app);
-        } catch (ServingException | IllegalArgumentException e) {
-            throw new Unavailable("the runtime host has no service secret yet", e);
+            credential = credentials.toControl();
+        } catch (ServingException e) {
+            throw new Unavailable("the runtime host has no credential for the control plane yet", e);
         }
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(control.base() + path))
-                .header(AppDataKeys.HEADER, key)
+                .header(ServiceDirection.HEADER, credential)
+                .header(DataGrants.HEADER, grant == null ? "" : grant)
                 .header("Accept", "application/json")
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));

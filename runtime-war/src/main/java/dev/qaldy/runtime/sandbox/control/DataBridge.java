@@ -41,13 +41,15 @@ final class DataBridge {
 
     private final AppDataClient client;
     private final String app;
+    private final String grant;
     private final int maxCalls;
     private int calls;
     private String unavailable;
 
-    private DataBridge(AppDataClient client, String app, int maxCalls) {
+    private DataBridge(AppDataClient client, String app, String grant, int maxCalls) {
         this.client = client;
         this.app = app;
+        this.grant = grant;
         this.maxCalls = maxCalls;
     }
 
@@ -55,10 +57,11 @@ final class DataBridge {
      * Installs a frozen {@code qaldy} global with {@code qaldy.data} for one call of {@code app}'s code.
      *
      * @param client   the data API client, or null on a host without one (every call is then unavailable)
+     * @param grant    the data grant for {@code app} that came with the request or job (null: none; the API refuses)
      * @param maxCalls the most data calls this one call may make
      */
-    static void install(Context cx, ScriptableObject scope, AppDataClient client, String app, int maxCalls) {
-        DataBridge bridge = new DataBridge(client, app, maxCalls);
+    static void install(Context cx, ScriptableObject scope, AppDataClient client, String app, String grant, int maxCalls) {
+        DataBridge bridge = new DataBridge(client, app, grant, maxCalls);
         int fixed = ScriptableObject.READONLY | ScriptableObject.PERMANENT;
         ScriptableObject data = (ScriptableObject) cx.newObject(scope);
         data.defineProperty("create", new JsBridge.JavaFunction(scope, "create", 2, bridge::create), fixed);
@@ -165,7 +168,7 @@ final class DataBridge {
             throw error(cx, scope, "limit", 429, "qaldy.data: at most " + maxCalls + " data calls per request or job run");
         }
         try {
-            return client.call(app, method, collection, id, query, json);
+            return client.call(app, grant, method, collection, id, query, json);
         } catch (AppDataClient.Unavailable e) {
             unavailable = "the app's data cannot be reached right now (the control plane is unavailable); try again later";
             throw error(cx, scope, UNAVAILABLE, 503, unavailable);

@@ -122,9 +122,13 @@ public class Sandbox {
         }
     }
 
-    /** Runs the handler for the request's method and path, if the app has one. */
-    public HandlerOutcome handle(Bundle bundle, HandlerRequest request) {
-        HandlerOutcome outcome = run(bundle, request);
+    /**
+     * Runs the handler for the request's method and path, if the app has one.
+     *
+     * @param grant the data grant the gate sent with the request, passed on with the handler's data calls (null: none)
+     */
+    public HandlerOutcome handle(Bundle bundle, HandlerRequest request, String grant) {
+        HandlerOutcome outcome = run(bundle, request, grant);
         String call = bundle.key() + " " + request.method() + " " + request.path();
         if (outcome instanceof Failed failed) {
             log.log(Level.WARNING, "Handler {0} failed: {1}", new Object[] {call, JsBridge.printable(failed.reason())});
@@ -142,12 +146,14 @@ public class Sandbox {
      * {@code ctx = {runId, tick, actor, job, app, payload, json}} (payload: a webhook's body, else null).
      * What it writes with {@code console.log} becomes the run's log (bounded); its return value is
      * ignored. Same sandbox and budgets as a request handler.
+     *
+     * @param grant the data grant the control plane sent with the job, passed on with its data calls (null: none)
      */
-    public JobOutcome runJob(Bundle bundle, JobRequest job) {
+    public JobOutcome runJob(Bundle bundle, JobRequest job, String grant) {
         List<String> lines = new ArrayList<>();
         JobOutcome outcome;
         try {
-            outcome = job(bundle, job, lines);
+            outcome = job(bundle, job, grant, lines);
         } catch (RuntimeException e) {
             outcome = JobOutcome.failed(lines, "the sandbox failed: " + e);
         }
@@ -158,7 +164,7 @@ public class Sandbox {
         return outcome;
     }
 
-    private JobOutcome job(Bundle bundle, JobRequest job, List<String> lines) {
+    private JobOutcome job(Bundle bundle, JobRequest job, String grant, List<String> lines) {
         if (bundle.handlerPath().isEmpty()) {
             return JobOutcome.failed(lines, "the live version " + bundle.key().version() + " of " + bundle.key().app()
                     + " has no server.js, so no job handler named \"" + job.job() + "\"; promote a version with one, or change the schedule or hook");
@@ -174,7 +180,7 @@ public class Sandbox {
             Scriptable app = (Scriptable) prelude.exec(cx, scope);
             scope.defineProperty("app", app, ScriptableObject.READONLY | ScriptableObject.PERMANENT);
             JsBridge.installStore(cx, scope, store, bundle.key().app());
-            DataBridge.install(cx, scope, data, bundle.key().app(), maxDataCalls);
+            DataBridge.install(cx, scope, data, bundle.key().app(), grant, maxDataCalls);
             JsBridge.installConsole(cx, scope, log, bundle.key().toString(), lines, JobOutcome.MAX_LOG_LINES);
             compiled.script().exec(cx, scope);
             Object handler = ScriptableObject.callMethod(cx, app, "jobHandler", new Object[] {job.job()});
@@ -214,7 +220,7 @@ public class Sandbox {
                 + "; promote a version with app.job('" + job + "', function (ctx) { … }), or change the schedule or hook";
     }
 
-    private HandlerOutcome run(Bundle bundle, HandlerRequest request) {
+    private HandlerOutcome run(Bundle bundle, HandlerRequest request, String grant) {
         if (bundle.handlerPath().isEmpty()) {
             return new NoHandler();
         }
@@ -229,7 +235,7 @@ public class Sandbox {
             Scriptable app = (Scriptable) prelude.exec(cx, scope);
             scope.defineProperty("app", app, ScriptableObject.READONLY | ScriptableObject.PERMANENT);
             JsBridge.installStore(cx, scope, store, bundle.key().app());
-            DataBridge.install(cx, scope, data, bundle.key().app(), maxDataCalls);
+            DataBridge.install(cx, scope, data, bundle.key().app(), grant, maxDataCalls);
             JsBridge.installConsole(cx, scope, log, bundle.key().toString());
             compiled.script().exec(cx, scope);
             Object handler = ScriptableObject.callMethod(cx, app, "handler",

@@ -18,7 +18,7 @@ public record HandlerRequest(String method, String path, Map<String, String> que
         String body, String person) {
 
     /** Headers a handler never sees. */
-    static final Set<String> HIDDEN = Set.of("x-qaldy-service-token", "authorization", "proxy-authorization");
+    static final Set<String> HIDDEN = Set.of("x-qaldy-service-token", "x-qaldy-data-grant", "authorization", "proxy-authorization");
     static final String SESSION_COOKIE = "qaldy_session";
 
     public HandlerRequest {

@@ -1,7 +1,9 @@
 package dev.qaldy.runtime.sites.boundary;
 
 import dev.qaldy.contract.apps.AppLabel;
+import dev.qaldy.contract.data.DataGrants;
 import dev.qaldy.contract.health.UpstreamHealth;
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.runtime.bundles.control.AppCode;
 import dev.qaldy.runtime.bundles.entity.Bundle;
 import dev.qaldy.runtime.bundles.entity.BundleFile;
@@ -11,6 +13,7 @@ import dev.qaldy.runtime.cap.RunCap;
 import dev.qaldy.runtime.platform.BadRequestException;
 import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.platform.ErrorPages;
+import dev.qaldy.runtime.platform.ServiceRefusal;
 import dev.qaldy.runtime.platform.ServingException;
 import dev.qaldy.runtime.sandbox.control.DataUnavailableException;
 import dev.qaldy.runtime.sandbox.control.JsonDepth;
@@ -63,7 +66,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class SiteServlet extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
-    public static final String TOKEN_HEADER = "X-Qaldy-Service-Token";
+    public static final String TOKEN_HEADER = ServiceDirection.HEADER;
     public static final String APP_HEADER = "X-Qaldy-App";
     public static final String PERSON_HEADER = "X-Qaldy-Person-Email";
     public static final String CODE_HEADER = "X-Qaldy-Code";
@@ -112,9 +115,8 @@ public class SiteServlet extends HttpServlet {
         String accept = request.getHeader("Accept");
         try (UpstreamHealth.Ledger ledger = UpstreamHealth.Ledger.open()) {
             credentials.requireReady();
-            if (!credentials.tokenMatches(request.getHeader(TOKEN_HEADER))) {
-                ErrorPages.write(response, 401, "unauthorized", "Unauthorized",
-                        "The runtime host answers the cell's gate only.", null);
+            if (!ServiceRefusal.admitted(credentials.check(request.getHeader(TOKEN_HEADER), ServiceDirection.GATE_TO_RUNTIME),
+                    request, response, log, "a request")) {
                 return;
             }
             String app = app(request);
@@ -281,7 +283,7 @@ public class SiteServlet extends HttpServlet {
         long cpuStart = RunCap.cpuNow();
         HandlerOutcome outcome;
         try {
-            outcome = sandbox.handle(bundle, call);
+            outcome = sandbox.handle(bundle, call, request.getHeader(DataGrants.HEADER));
         } finally {
             cap.ran(app, account, RunCap.cpuMillisSince(cpuStart));
         }

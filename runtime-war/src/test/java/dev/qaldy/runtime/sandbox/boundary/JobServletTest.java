@@ -56,8 +56,8 @@ class JobServletTest {
         String body = Json.createObjectBuilder().add("tick", "2026-11-30T08:00:00Z").add("actor", "webhook")
                 .add("payload", payload).build().toString();
         FakeHttp.Response response = new FakeHttp.Response();
-        host.jobs.service(FakeHttp.request("POST", "/.qaldy/jobs/" + job, Map.of("X-Qaldy-Service-Token", TestCredentials.TOKEN,
-                "X-Qaldy-Run", "7", "X-Qaldy-App", "guestbook"), body.getBytes(StandardCharsets.UTF_8)), response.servlet);
+        host.jobs.service(FakeHttp.request("POST", "/.qaldy/jobs/" + job, Map.of("X-Qaldy-Service-Token", TestCredentials.FROM_CONTROL,
+                "X-Qaldy-Run", "7", "X-Qaldy-App", "guestbook", "X-Qaldy-Data-Grant", TestCredentials.grant("guestbook")), body.getBytes(StandardCharsets.UTF_8)), response.servlet);
         assertThat(response.status).as(response.text()).isEqualTo(200);
         return Json.createReader(new StringReader(response.text())).readObject();
     }

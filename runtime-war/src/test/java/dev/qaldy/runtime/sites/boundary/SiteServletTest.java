@@ -61,8 +61,9 @@ class SiteServletTest {
     }
 
     static Map<String, String> gate(String... more) {
-        Map<String, String> headers = new HashMap<>(Map.of("X-Qaldy-Service-Token", TestCredentials.TOKEN,
-                "X-Qaldy-App", "guestbook", "X-Qaldy-Person-Email", "ada@example.com"));
+        Map<String, String> headers = new HashMap<>(Map.of("X-Qaldy-Service-Token", TestCredentials.FROM_GATE,
+                "X-Qaldy-App", "guestbook", "X-Qaldy-Person-Email", "ada@example.com", "X-Qaldy-Data-Grant",
+                TestCredentials.grant("guestbook")));
         for (int i = 0; i < more.length; i += 2) {
             headers.put(more[i], more[i + 1]);
         }
@@ -88,6 +89,12 @@ class SiteServletTest {
         for (FakeHttp.Response r : new FakeHttp.Response[] {missing, wrong}) {
             assertThat(r.status).isEqualTo(401);
             assertThat(r.header("Content-Type")).isEqualTo("application/problem+json");
+        }
+        // Issue 16: the control plane's job credential (or the host's own) is not the gate's.
+        for (String other : new String[] {TestCredentials.FROM_CONTROL, TestCredentials.TO_CONTROL}) {
+            FakeHttp.Response forbidden = get("/", gate("X-Qaldy-Service-Token", other));
+            assertThat(forbidden.status).isEqualTo(403);
+            assertThat(forbidden.text()).contains("another of the cell's calls");
         }
         assertThat(api.calls).isEmpty();
     }
@@ -230,7 +237,8 @@ class SiteServletTest {
         assertThat(down.text()).contains("urn:qaldy:problem:data-unavailable").contains("cannot reach its data")
                 .doesNotContain("Exception").doesNotContain("QaldyDataError");
         assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(5_000);
-        assertThat(api.tokens.get(api.calls.lastIndexOf(notes))).as("no service token with data calls").isEqualTo("null");
+        assertThat(api.tokens.get(api.calls.lastIndexOf(notes))).as("the host's own credential with data calls, never the gate's")
+                .isEqualTo(TestCredentials.TO_CONTROL);
     }
 
     @Test

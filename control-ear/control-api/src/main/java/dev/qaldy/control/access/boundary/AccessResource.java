@@ -1,5 +1,6 @@
 package dev.qaldy.control.access.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.access.entity.AccessDecision;
 import dev.qaldy.control.platform.boundary.ServiceCall;
 import dev.qaldy.control.platform.control.InvalidInput;
@@ -13,7 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 
 /** {@code /api/v1/internal/access}: may person P open app A, for the gate (service token). */
 @Path("internal/access")
-@ServiceCall
+@ServiceCall(ServiceDirection.GATE_TO_CONTROL)
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class AccessResource {

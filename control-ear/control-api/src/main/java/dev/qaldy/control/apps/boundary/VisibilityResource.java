@@ -1,5 +1,6 @@
 package dev.qaldy.control.apps.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.apps.entity.AppVisibility;
 import dev.qaldy.control.platform.boundary.ServiceCall;
 import jakarta.enterprise.context.RequestScoped;
@@ -12,7 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 
 /** {@code /api/v1/internal/apps/{app}/visibility}: may anyone open the app without signing in, for the gate (service token). */
 @Path("internal/apps/{app}/visibility")
-@ServiceCall
+@ServiceCall(ServiceDirection.GATE_TO_CONTROL)
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class VisibilityResource {

@@ -1,5 +1,6 @@
 package dev.qaldy.control.billing.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.platform.boundary.QueryNumbers;
 import dev.qaldy.control.platform.boundary.ServiceCall;
 import dev.qaldy.control.platform.control.InvalidInput;
@@ -22,7 +23,7 @@ import java.util.List;
  * {@code ?account=A} → that account's current state alone (404 for no such person).
  */
 @Path("internal/cap-states")
-@ServiceCall
+@ServiceCall({ServiceDirection.GATE_TO_CONTROL, ServiceDirection.RUNTIME_TO_CONTROL})
 @RequestScoped
 public class CapStatesResource {
 

@@ -1,5 +1,6 @@
 package dev.qaldy.control.billing.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.billing.entity.UsageReport;
 import dev.qaldy.control.platform.boundary.JsonBody;
 import dev.qaldy.control.platform.boundary.ServiceCall;
@@ -29,7 +30,7 @@ import java.util.UUID;
  * the same receipt for a batch sent again, which is never billed twice.
  */
 @Path("internal/usage")
-@ServiceCall
+@ServiceCall({ServiceDirection.GATE_TO_CONTROL, ServiceDirection.RUNTIME_TO_CONTROL})
 @RequestScoped
 public class UsageResource {
 

@@ -1,5 +1,6 @@
 package dev.qaldy.control.builds.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.builds.entity.Build;
 import dev.qaldy.control.platform.boundary.ServiceCall;
 import jakarta.enterprise.context.RequestScoped;
@@ -13,7 +14,7 @@ import jakarta.ws.rs.core.Response;
 
 /** {@code /api/v1/internal/apps/{app}}: the live version and bundle bytes, for the runtime host (service token). */
 @Path("internal/apps/{app}")
-@ServiceCall
+@ServiceCall(ServiceDirection.RUNTIME_TO_CONTROL)
 @RequestScoped
 public class BundlesResource {
 

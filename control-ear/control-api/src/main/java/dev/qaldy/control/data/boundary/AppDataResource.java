@@ -1,11 +1,13 @@
 package dev.qaldy.control.data.boundary;
 
-import dev.qaldy.contract.data.AppDataKeys;
+import dev.qaldy.contract.data.DataGrants;
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.data.entity.DataCaller;
 import dev.qaldy.control.data.entity.DataRecord;
 import dev.qaldy.control.data.entity.RecordBounds;
-import dev.qaldy.control.platform.control.NotSignedIn;
-import dev.qaldy.control.platform.control.ServiceToken;
+import dev.qaldy.control.platform.boundary.ServiceCall;
+import dev.qaldy.control.platform.control.NotPermitted;
+import dev.qaldy.control.platform.control.ServiceKeys;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -23,16 +25,20 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
+import java.time.Clock;
 
 /**
  * {@code /api/v1/internal/app-data/{app}/{collection}[/{id}]}: the data API for an app's own server
- * code, which the runtime host calls for {@code qaldy.data} in {@code server.js}. The only
- * credential is the app-scoped one ({@link AppDataKeys}, header {@code X-Qaldy-App-Key}) of the app
- * in the path: missing or another app's → 401, so one app's code never reaches another's data.
+ * code, which the runtime host calls for {@code qaldy.data} in {@code server.js}, with its own
+ * credential (runtime-to-control; any other → 401 or 403) and the {@link DataGrants data grant} the
+ * gate or the control plane gave it with the request or job it serves: a grant missing, expired
+ * or for another app → 403, so the runtime host reaches only the data of an app it was asked to
+ * serve (issue 16).
  * Same shapes, bounds and transactions as {@code /api/v1/apps/{app}/data}; records it writes name
  * {@code server.js} as their author.
  */
 @Path("internal/app-data/{app}/{collection}")
+@ServiceCall(ServiceDirection.RUNTIME_TO_CONTROL)
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class AppDataResource {
@@ -41,54 +47,57 @@ public class AppDataResource {
     Records records;
 
     @Inject
-    ServiceToken serviceToken;
+    ServiceKeys keys;
+
+    @Inject
+    Clock clock;
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response create(@HeaderParam(AppDataKeys.HEADER) String key, @PathParam("app") String app,
+    public Response create(@HeaderParam(DataGrants.HEADER) String grant, @PathParam("app") String app,
             @PathParam("collection") String collection, InputStream body, @Context UriInfo uri) {
-        DataRecord record = records.create(code(app, key), app, collection, RecordJson.body(body));
+        DataRecord record = records.create(code(app, grant), app, collection, RecordJson.body(body));
         return RecordJson.created(record, uri.getAbsolutePathBuilder().path(Long.toString(record.id())).build());
     }
 
     /** {@code ?limit=1..100} (default 20) {@code &after=<id>} {@code &order=oldest|newest} → {@code {records, nextAfter}}. */
     @GET
-    public Response list(@HeaderParam(AppDataKeys.HEADER) String key, @PathParam("app") String app,
+    public Response list(@HeaderParam(DataGrants.HEADER) String grant, @PathParam("app") String app,
             @PathParam("collection") String collection, @QueryParam("limit") String limit, @QueryParam("after") String after,
             @QueryParam("order") String order) {
         int size = RecordBounds.page(limit);
-        return RecordJson.page(records.list(code(app, key), app, collection, size, RecordBounds.after(after),
+        return RecordJson.page(records.list(code(app, grant), app, collection, size, RecordBounds.after(after),
                 RecordBounds.newestFirst(order)), size);
     }
 
     @GET
     @Path("{id}")
-    public Response read(@HeaderParam(AppDataKeys.HEADER) String key, @PathParam("app") String app,
+    public Response read(@HeaderParam(DataGrants.HEADER) String grant, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id) {
-        return RecordJson.ok(records.read(code(app, key), app, collection, id));
+        return RecordJson.ok(records.read(code(app, grant), app, collection, id));
     }
 
     @PUT
     @Path("{id}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response replace(@HeaderParam(AppDataKeys.HEADER) String key, @PathParam("app") String app,
+    public Response replace(@HeaderParam(DataGrants.HEADER) String grant, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id, InputStream body) {
-        return RecordJson.ok(records.replace(code(app, key), app, collection, id, RecordJson.body(body)));
+        return RecordJson.ok(records.replace(code(app, grant), app, collection, id, RecordJson.body(body)));
     }
 
     @DELETE
     @Path("{id}")
-    public Response delete(@HeaderParam(AppDataKeys.HEADER) String key, @PathParam("app") String app,
+    public Response delete(@HeaderParam(DataGrants.HEADER) String grant, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id) {
-        records.delete(code(app, key), app, collection, id);
+        records.delete(code(app, grant), app, collection, id);
         return Response.noContent().build();
     }
 
-    /** @throws NotSignedIn (401) unless {@code key} is the credential of {@code app} */
-    private DataCaller code(String app, String key) {
-        if (!AppDataKeys.matches(serviceToken.secret(), app, key)) {
-            throw new NotSignedIn("this endpoint is for an app's own server code: the app's " + AppDataKeys.HEADER
-                    + " is required");
+    /** @throws NotPermitted (403) unless {@code grant} is a grant for {@code app} still good */
+    private DataCaller code(String app, String grant) {
+        if (!keys.grants().map(grants -> grants.allows(app, grant, clock.instant())).orElse(false)) {
+            throw new NotPermitted("this endpoint is for the server code of the app a request or job is for: a "
+                    + DataGrants.HEADER + " for app " + app + " is required");
         }
         return DataCaller.appCode(app);
     }

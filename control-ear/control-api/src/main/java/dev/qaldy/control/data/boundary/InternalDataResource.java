@@ -1,5 +1,6 @@
 package dev.qaldy.control.data.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.data.entity.DataCaller;
 import dev.qaldy.control.data.entity.DataRecord;
 import dev.qaldy.control.data.entity.RecordBounds;
@@ -29,7 +30,7 @@ import java.io.InputStream;
  * in {@code X-Qaldy-Person-Id}. The person's access is checked here again, like the public API.
  */
 @Path("internal/data/{app}/{collection}")
-@ServiceCall
+@ServiceCall(ServiceDirection.GATE_TO_CONTROL)
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class InternalDataResource {

@@ -1,5 +1,6 @@
 package dev.qaldy.control.people.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.platform.boundary.JsonBody;
 import dev.qaldy.control.platform.boundary.ServiceCall;
 import jakarta.enterprise.context.RequestScoped;
@@ -17,7 +18,7 @@ import java.io.InputStream;
  * {@code /.qaldy/signout} (service token), so the cookie's value replayed opens nothing.
  */
 @Path("internal/sessions")
-@ServiceCall
+@ServiceCall(ServiceDirection.GATE_TO_CONTROL)
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class SessionSignOutResource {

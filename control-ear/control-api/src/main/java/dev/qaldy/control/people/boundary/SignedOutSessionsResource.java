@@ -1,5 +1,6 @@
 package dev.qaldy.control.people.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.people.entity.SignOutPage;
 import dev.qaldy.control.platform.boundary.QueryNumbers;
 import dev.qaldy.control.platform.boundary.ServiceCall;
@@ -21,7 +22,7 @@ import jakarta.ws.rs.core.Response;
  * 500). A starting gate reads it page by page into its list of signed-out sessions.
  */
 @Path("internal/signed-out-sessions")
-@ServiceCall
+@ServiceCall(ServiceDirection.GATE_TO_CONTROL)
 @RequestScoped
 public class SignedOutSessionsResource {
 

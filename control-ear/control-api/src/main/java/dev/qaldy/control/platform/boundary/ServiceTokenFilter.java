@@ -1,16 +1,30 @@
 package dev.qaldy.control.platform.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
+import dev.qaldy.contract.keys.ServiceKeyring.Verdict;
+import dev.qaldy.control.platform.control.NotPermitted;
 import dev.qaldy.control.platform.control.NotSignedIn;
-import dev.qaldy.control.platform.control.ServiceToken;
+import dev.qaldy.control.platform.control.ServiceKeys;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.ext.Provider;
+import java.lang.reflect.AnnotatedElement;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.logging.Logger;
 
-/** Lets only the cell's services into {@link ServiceCall} resources: a missing or wrong service token → 401 problem. */
+/**
+ * Lets only the cell's services into {@link ServiceCall} resources, each with the credential of a
+ * direction the resource accepts: none or an unknown one → 401 problem; one of the cell's made for
+ * another direction (the runtime host's at a gate's endpoint) → 403 problem and a WARNING naming
+ * the caller and the path. The direction let in is left in the request property {@link #CALLER}.
+ */
 @Provider
 @ServiceCall
 @Priority(Priorities.AUTHENTICATION)
@@ -18,15 +32,45 @@ import jakarta.ws.rs.ext.Provider;
 public class ServiceTokenFilter implements ContainerRequestFilter {
 
     /** The header the gate and the runtime host send. */
-    public static final String HEADER = "X-Qaldy-Service-Token";
+    public static final String HEADER = ServiceDirection.HEADER;
+    /** Request property: the {@link ServiceDirection} of the credential let in. */
+    public static final String CALLER = "qaldy.service-caller";
 
     @Inject
-    ServiceToken token;
+    ServiceKeys keys;
+
+    @Inject
+    Logger log;
+
+    @Context
+    ResourceInfo resource;
 
     @Override
     public void filter(ContainerRequestContext request) {
-        if (!token.matches(request.getHeaderString(HEADER))) {
+        Set<ServiceDirection> accepted = accepted();
+        String presented = request.getHeaderString(HEADER);
+        Verdict verdict = keys.check(presented, accepted);
+        if (verdict == Verdict.UNKNOWN) {
             throw new NotSignedIn("this endpoint is for the cell's services: a valid " + HEADER + " is required");
         }
+        ServiceDirection caller = keys.identify(presented).orElseThrow();
+        if (verdict == Verdict.WRONG_DIRECTION) {
+            log.warning(() -> "refused a " + caller.fileName() + " credential at " + request.getMethod() + " /"
+                    + request.getUriInfo().getPath() + ": this endpoint accepts " + accepted);
+            throw new NotPermitted("the " + caller.caller() + "'s credential is not made for this endpoint");
+        }
+        request.setProperty(CALLER, caller);
+    }
+
+    private Set<ServiceDirection> accepted() {
+        ServiceDirection[] method = directions(resource.getResourceMethod());
+        ServiceDirection[] type = directions(resource.getResourceClass());
+        ServiceDirection[] named = method != null && method.length > 0 ? method : type;
+        return named == null || named.length == 0 ? EnumSet.noneOf(ServiceDirection.class) : EnumSet.of(named[0], named);
+    }
+
+    private static ServiceDirection[] directions(AnnotatedElement element) {
+        ServiceCall call = element == null ? null : element.getAnnotation(ServiceCall.class);
+        return call == null ? null : call.value();
     }
 }

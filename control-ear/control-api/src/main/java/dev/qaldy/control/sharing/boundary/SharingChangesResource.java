@@ -1,5 +1,6 @@
 package dev.qaldy.control.sharing.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.platform.boundary.QueryNumbers;
 import dev.qaldy.control.platform.boundary.ServiceCall;
 import dev.qaldy.control.platform.control.InvalidInput;
@@ -27,7 +28,7 @@ import java.util.Optional;
  * applied every change up to S (the API waits on it for a gate its push missed).
  */
 @Path("internal/sharing-changes")
-@ServiceCall
+@ServiceCall(ServiceDirection.GATE_TO_CONTROL)
 @RequestScoped
 public class SharingChangesResource {
 

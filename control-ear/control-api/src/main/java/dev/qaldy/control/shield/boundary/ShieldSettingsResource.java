@@ -1,5 +1,6 @@
 package dev.qaldy.control.shield.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.platform.boundary.QueryNumbers;
 import dev.qaldy.control.platform.boundary.ServiceCall;
 import jakarta.enterprise.context.RequestScoped;
@@ -20,7 +21,7 @@ import jakarta.ws.rs.core.Response;
  * app appears once more with empty settings.
  */
 @Path("internal/shield-settings")
-@ServiceCall
+@ServiceCall(ServiceDirection.GATE_TO_CONTROL)
 @RequestScoped
 public class ShieldSettingsResource {
 

@@ -1,5 +1,6 @@
 package dev.qaldy.control.tickets.boundary;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.control.people.entity.SignedSession;
 import dev.qaldy.control.platform.boundary.JsonBody;
 import dev.qaldy.control.platform.boundary.ServiceCall;
@@ -14,7 +15,7 @@ import java.io.InputStream;
 
 /** {@code /api/v1/internal/tickets}: the gate redeems a ticket (service token). */
 @Path("internal/tickets")
-@ServiceCall
+@ServiceCall(ServiceDirection.GATE_TO_CONTROL)
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class TicketRedemptionResource {

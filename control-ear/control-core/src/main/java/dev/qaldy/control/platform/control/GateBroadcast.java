@@ -1,5 +1,6 @@
 package dev.qaldy.control.platform.control;
 
+import dev.qaldy.contract.keys.ServiceDirection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.ConnectException;
@@ -37,7 +38,7 @@ public class GateBroadcast {
     Duration timeout;
 
     @Inject
-    ServiceToken serviceToken;
+    ServiceKeys keys;
 
     @Inject
     Logger log;
@@ -77,7 +78,7 @@ public class GateBroadcast {
         HttpRequest request = HttpRequest.newBuilder(URI.create(gate + path))
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
-                .header("X-Qaldy-Service-Token", serviceToken.secret())
+                .header(ServiceDirection.HEADER, keys.secret(ServiceDirection.CONTROL_TO_GATE))
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.discarding())

@@ -1,6 +1,8 @@
 package dev.qaldy.control.schedules.control;
 
-import dev.qaldy.control.platform.control.ServiceToken;
+import dev.qaldy.contract.data.DataGrants;
+import dev.qaldy.contract.keys.ServiceDirection;
+import dev.qaldy.control.platform.control.ServiceKeys;
 import dev.qaldy.control.schedules.entity.RunQueued;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
@@ -90,7 +92,7 @@ public class RunDispatcher {
     UnrecordedOutcomes unrecorded;
 
     @Inject
-    ServiceToken serviceToken;
+    ServiceKeys keys;
 
     @Inject
     Clock clock;
@@ -364,7 +366,8 @@ public class RunDispatcher {
         HttpRequest request = HttpRequest.newBuilder(URI.create(runtimeUrl.replaceAll("/+$", "") + "/.qaldy/jobs/" + run.job()))
                 .timeout(jobTimeout)
                 .header("Content-Type", "application/json")
-                .header("X-Qaldy-Service-Token", serviceToken.secret())
+                .header(ServiceDirection.HEADER, keys.secret(ServiceDirection.CONTROL_TO_RUNTIME))
+                .header(DataGrants.HEADER, keys.grants().map(grants -> grants.current(run.app(), clock.instant())).orElse(""))
                 .header("X-Qaldy-App", run.app())
                 .header("X-Qaldy-Run", Long.toString(run.runId()))
                 .POST(HttpRequest.BodyPublishers.ofString(body.build().toString()))

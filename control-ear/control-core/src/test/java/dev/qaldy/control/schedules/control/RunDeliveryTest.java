@@ -3,10 +3,14 @@ package dev.qaldy.control.schedules.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.qaldy.control.platform.control.ServiceToken;
+import dev.qaldy.contract.keys.ServiceDirection;
+import dev.qaldy.control.platform.control.ServiceKeys;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +56,20 @@ class RunDeliveryTest {
         }
     }
 
+    /** The control plane's credentials, in a folder of their own. */
+    private static ServiceKeys keys() {
+        try {
+            Path dir = Files.createTempDirectory("run-delivery-keys");
+            dir.toFile().deleteOnExit();
+            for (ServiceDirection direction : ServiceDirection.values()) {
+                Files.writeString(dir.resolve(direction.fileName()), direction.fileName() + "-secret-for-tests\n").toFile().deleteOnExit();
+            }
+            return new ServiceKeys(dir, Logger.getLogger(RunDeliveryTest.class.getName()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static RunDispatcher dispatcher(OneRun queue, String runtimeUrl) {
         RunDispatcher dispatcher = new RunDispatcher();
         dispatcher.queue = queue;
@@ -61,12 +79,7 @@ class RunDeliveryTest {
                 return true;
             }
         };
-        dispatcher.serviceToken = new ServiceToken() {
-            @Override
-            public String secret() {
-                return "a-service-token-for-tests";
-            }
-        };
+        dispatcher.keys = keys();
         dispatcher.runtimeUrl = runtimeUrl;
         dispatcher.jobTimeout = Duration.ofSeconds(5);
         dispatcher.undeliveredMaxAge = Duration.ofHours(1);
