@@ -1,5 +1,7 @@
 package dev.qaldy.cell;
 
+import dev.qaldy.contract.data.DataGrants;
+import dev.qaldy.contract.keys.ServiceCredential;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -12,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -263,6 +266,14 @@ public final class Cell implements AutoCloseable {
     /** The cell's service credential of {@code direction} (e.g. {@code control-to-gate}), as bin/qaldy made it in var/keys. */
     public String credential(String direction) throws IOException {
         return Files.readString(var.resolve("keys").resolve(direction)).trim();
+    }
+
+    /**
+     * A data grant for {@code app} as the gate sends it with a request to the runtime host (keyed from
+     * var/keys/gate-to-control), for a test that stands in for the gate.
+     */
+    public String dataGrant(String app) throws IOException {
+        return new DataGrants(ServiceCredential.of(credential("gate-to-control"), "the cell's gate-to-control")).issue(app, Instant.now());
     }
 
     public HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {

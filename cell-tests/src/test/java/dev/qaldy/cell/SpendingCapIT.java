@@ -306,11 +306,14 @@ class SpendingCapIT {
         return cell.serviceCall(method, path, json);
     }
 
-    /** A request straight to the runtime host, as the gate sends it. */
-    /** A request to the runtime host as the gate forwards the owner's (a request naming no person is a public site's). */
+    /**
+     * A request to the runtime host as the gate forwards the owner's (a request naming no person is a
+     * public site's): the gate's credential for it and a data grant for the app.
+     */
     static HttpResponse<String> runtime(String path) throws Exception {
         return cell.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("runtime") + path))
                 .timeout(Duration.ofSeconds(30)).header("X-Qaldy-Service-Token", cell.credential("gate-to-runtime")).header("X-Qaldy-App", APP)
+                .header("X-Qaldy-Data-Grant", cell.dataGrant(APP))
                 .header("X-Qaldy-Person-Email", owner.email).header("Accept", "application/json").GET().build());
     }
 }
