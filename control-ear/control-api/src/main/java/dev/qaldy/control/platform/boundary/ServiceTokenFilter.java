@@ -1,7 +1,6 @@
 package dev.qaldy.control.platform.boundary;
 
 import dev.qaldy.contract.keys.ServiceDirection;
-import dev.qaldy.contract.keys.ServiceKeyring.Verdict;
 import dev.qaldy.control.platform.control.NotPermitted;
 import dev.qaldy.control.platform.control.NotSignedIn;
 import dev.qaldy.control.platform.control.ServiceKeys;
@@ -23,7 +22,7 @@ import java.util.logging.Logger;
  * Lets only the cell's services into {@link ServiceCall} resources, each with the credential of a
  * direction the resource accepts: none or an unknown one → 401 problem; one of the cell's made for
  * another direction (the runtime host's at a gate's endpoint) → 403 problem and a WARNING naming
- * the caller and the path. The direction let in is left in the request property {@link #CALLER}.
+ * the caller and the path.
  */
 @Provider
 @ServiceCall
@@ -33,8 +32,6 @@ public class ServiceTokenFilter implements ContainerRequestFilter {
 
     /** The header the gate and the runtime host send. */
     public static final String HEADER = ServiceDirection.HEADER;
-    /** Request property: the {@link ServiceDirection} of the credential let in. */
-    public static final String CALLER = "qaldy.service-caller";
 
     @Inject
     ServiceKeys keys;
@@ -47,19 +44,14 @@ public class ServiceTokenFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
+        ServiceDirection caller = keys.identify(request.getHeaderString(HEADER)).orElseThrow(
+                () -> new NotSignedIn("this endpoint is for the cell's services: a valid " + HEADER + " is required"));
         Set<ServiceDirection> accepted = accepted();
-        String presented = request.getHeaderString(HEADER);
-        Verdict verdict = keys.check(presented, accepted);
-        if (verdict == Verdict.UNKNOWN) {
-            throw new NotSignedIn("this endpoint is for the cell's services: a valid " + HEADER + " is required");
-        }
-        ServiceDirection caller = keys.identify(presented).orElseThrow();
-        if (verdict == Verdict.WRONG_DIRECTION) {
+        if (!accepted.contains(caller)) {
             log.warning(() -> "refused a " + caller.fileName() + " credential at " + request.getMethod() + " /"
                     + request.getUriInfo().getPath() + ": this endpoint accepts " + accepted);
             throw new NotPermitted("the " + caller.caller() + "'s credential is not made for this endpoint");
         }
-        request.setProperty(CALLER, caller);
     }
 
     private Set<ServiceDirection> accepted() {

@@ -55,12 +55,6 @@ public class ServiceKeys {
         load();
     }
 
-    /** How {@code presented} fares at an endpoint that accepts {@code accepted}. */
-    public ServiceKeyring.Verdict check(String presented, Set<ServiceDirection> accepted) {
-        load();
-        return keyring.check(presented, accepted);
-    }
-
     /** The direction {@code presented} was made for, among those the control plane holds. */
     public Optional<ServiceDirection> identify(String presented) {
         load();
