@@ -36,7 +36,8 @@ import java.util.List;
  *
  * <p>Durations (system properties, through {@code QALDY_DRILL_OPTS}; tests shorten them):
  * {@code qaldy.drill.cron} the schedule's cron ({@code * * * * *}; "_" stands for a space, as
- * the options are split at spaces); the outage lasts until its next
+ * the options are split at spaces); {@code qaldy.drill.tick-lead} (PT10S): a next tick closer than
+ * that when the outage is about to start is let pass first; the outage lasts until its next
  * tick plus {@code qaldy.drill.tick-margin} (PT35S: the scheduler takes a tick up to twice its
  * tick interval late as on time, 2 × 15 s by default, so a shorter outage is no missed tick), at least until the console's banner showed;
  * {@code qaldy.drill.console-wait} for the banner (default: the console's poll interval × (misses
@@ -145,13 +146,15 @@ public final class Drill {
         String title = kill ? "The API killed (bin/qaldy stop control --kill)" : "The database stopped, the API up (bin/qaldy stop db)";
         Visitor newcomer = cast.newcomer(pass);
         Visitor.expect(awaitAsked(), 200, "the viewer's visit before the outage");
-        ScheduleCheck schedule = new ScheduleCheck(cast);
-        Instant nextTick = schedule.before();
         SiteCheck site = new SiteCheck(cast);
         site.before();
         if (console != null) {
             console.beforeOutage();
         }
+        // Last before the stop, and far enough ahead: a tick that passed while the steps before the stop ran (seconds on a
+        // loaded machine) fired as usual, and the outage then held no tick to catch up.
+        ScheduleCheck schedule = new ScheduleCheck(cast);
+        Instant nextTick = schedule.before(duration("qaldy.drill.tick-lead", "PT10S"));
         List<Check> checks = new ArrayList<>();
         say(title + "…");
         Instant stopped = Instant.now();

@@ -28,12 +28,27 @@ public final class ScheduleCheck {
         this.cast = cast;
     }
 
-    /** Reads the schedule before the outage; returns its next tick, which the outage must outlast. */
-    public Instant before() {
+    /**
+     * Reads the schedule just before the outage; returns its next tick, which the outage must
+     * outlast. A next tick less than {@code lead} away is let pass (it fires as usual) and the
+     * schedule read again, so the tick returned falls inside the outage about to start.
+     */
+    public Instant before(Duration lead) {
+        read();
+        if (nextTick.isBefore(Instant.now().plus(lead))) {
+            Instant passed = nextTick.plusSeconds(1);
+            while (Instant.now().isBefore(passed)) {
+                Cast.pause(Duration.between(Instant.now(), passed));
+            }
+            read();
+        }
+        return nextTick;
+    }
+
+    private void read() {
         JsonObject schedule = cast.schedule();
         lastFiredBefore = schedule.isNull("lastFiredTick") ? Instant.EPOCH : Instant.parse(schedule.getString("lastFiredTick"));
         nextTick = Instant.parse(schedule.getString("nextTick"));
-        return nextTick;
     }
 
     /**
