@@ -140,6 +140,19 @@ public final class Cell implements AutoCloseable {
         return start(cell, "up");
     }
 
+    /** A cell of its own with nothing started: the test starts what it needs with {@link #qaldy} (e.g. {@code start db}). */
+    public static Cell stopped(String name, Map<String, String> extraEnv) throws Exception {
+        Cell cell = new Cell(name, extraEnv, false);
+        try {
+            MachineShare.share(cell.var.getParent());
+            cell.sharesMachine = true;
+        } catch (Exception | AssertionError e) {
+            cell.close();
+            throw e;
+        }
+        return cell;
+    }
+
     private static Cell start(Cell cell, String... up) throws Exception {
         try {
             MachineShare.share(cell.var.getParent());

@@ -5,6 +5,7 @@ import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.InternalCall;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
+import dev.qaldy.gate.platform.RefusalLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonNumber;
@@ -41,6 +42,9 @@ public class SharingVersionPush {
     CellSecrets secrets;
 
     @Inject
+    RefusalLog refusals;
+
+    @Inject
     Logger log;
 
     /** A readable push; {@code sequence} is -1 when the control plane did not send one. */
@@ -52,7 +56,7 @@ public class SharingVersionPush {
     }
 
     public void receive(HttpServletRequest req, HttpServletResponse res) throws IOException {
-        if (!InternalCall.admit(req, res, secrets, log, "a sharing push")) {
+        if (!InternalCall.admit(req, res, secrets, refusals, log, "a sharing push")) {
             return;
         }
         Push push = read(req.getInputStream());

@@ -11,6 +11,7 @@ import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.InternalCall;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
+import dev.qaldy.gate.platform.RefusalLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -22,8 +23,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * {@code /.qaldy/internal/cap-states} on any Host, for the cell's services only (service token):
@@ -46,7 +45,7 @@ public class CapEndpoint {
     CellSecrets secrets;
 
     @Inject
-    Logger log;
+    RefusalLog refusals;
 
     public void receive(HttpServletRequest req, HttpServletResponse res) throws IOException {
         ServiceKeyring.Verdict verdict;
@@ -56,7 +55,7 @@ public class CapEndpoint {
             Pages.send(req, res, Page.unavailable());
             return;
         }
-        if (!InternalCall.refuse(verdict, req, res, secrets, log, "a cap-state call")) {
+        if (!InternalCall.refuse(verdict, req, res, secrets, refusals, "a cap-state call")) {
             return;
         }
         Optional<CapKeeper> keeper = memory.keeper();

@@ -33,8 +33,8 @@ public final class InternalCall {
      *
      * @param what what the call is, for the log (e.g. "a sharing push")
      */
-    public static boolean admit(HttpServletRequest req, HttpServletResponse res, CellSecrets secrets, Logger log, String what)
-            throws IOException {
+    public static boolean admit(HttpServletRequest req, HttpServletResponse res, CellSecrets secrets, RefusalLog refusals,
+            Logger log, String what) throws IOException {
         if (!"POST".equals(req.getMethod())) {
             res.setHeader("Allow", "POST");
             Pages.send(req, res, Page.methodNotAllowed());
@@ -48,29 +48,29 @@ public final class InternalCall {
             Pages.send(req, res, Page.unavailable());
             return false;
         }
-        return refuse(verdict, req, res, secrets, log, what);
+        return refuse(verdict, req, res, secrets, refusals, what);
     }
 
     /**
      * Sends the refusal of a service call that {@code verdict} does not accept (401 for an unknown
-     * credential; 403 and a WARNING naming it for one of the cell's made for another direction).
+     * credential; 403 for one of the cell's made for another direction, naming it in the log), logged
+     * per address and minute ({@link RefusalLog}).
      *
      * @return whether the call is admitted
      */
     public static boolean refuse(ServiceKeyring.Verdict verdict, HttpServletRequest req, HttpServletResponse res,
-            CellSecrets secrets, Logger log, String what) throws IOException {
+            CellSecrets secrets, RefusalLog refusals, String what) throws IOException {
         switch (verdict) {
             case ACCEPTED -> {
                 return true;
             }
             case WRONG_DIRECTION -> {
                 String made = secrets.identify(req.getHeader(ControlPlane.SERVICE_TOKEN_HEADER)).map(ServiceDirection::fileName).orElse("?");
-                log.log(Level.WARNING, "gate: refused {0} from {1} with the {2} credential, which is not made for it",
-                        new Object[] {what, req.getRemoteAddr(), made});
+                refusals.refused(what + " with the " + made + " credential, which is not made for it", req.getRemoteAddr());
                 Pages.send(req, res, Page.serviceForbidden());
             }
             default -> {
-                log.log(Level.WARNING, "gate: refused {0} from {1} without the service token", new Object[] {what, req.getRemoteAddr()});
+                refusals.refused(what + " without the service token", req.getRemoteAddr());
                 Pages.send(req, res, Page.serviceUnauthorized());
             }
         }

@@ -4,6 +4,7 @@ import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.InternalCall;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
+import dev.qaldy.gate.platform.RefusalLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonNumber;
@@ -40,6 +41,9 @@ public class SignedOutSessionPush {
     CellSecrets secrets;
 
     @Inject
+    RefusalLog refusals;
+
+    @Inject
     Logger log;
 
     /** A readable push. */
@@ -47,7 +51,7 @@ public class SignedOutSessionPush {
     }
 
     public void receive(HttpServletRequest req, HttpServletResponse res) throws IOException {
-        if (!InternalCall.admit(req, res, secrets, log, "a sign-out push")) {
+        if (!InternalCall.admit(req, res, secrets, refusals, log, "a sign-out push")) {
             return;
         }
         Push push = read(req.getInputStream());
