@@ -1,5 +1,6 @@
 package dev.qaldy.gate.platform;
 
+import dev.qaldy.contract.keys.RefusalTally;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -7,58 +8,23 @@ import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Logs refused internal calls (no service token, a wrong one, or one of the cell's credentials made
- * for another direction) aggregated per client address and clock minute (issue 16: 1,751 refused calls wrote 1,751 WARNING lines, about 26 GB a day at
- * 1,000 a second): an address's first refusal in a minute is logged at once, the others of that
- * minute are counted and logged as one line per address once the minute has ended (within
- * {@value #SWEEP_SECONDS} s, or at the next refusal, or when the gate stops). At most
- * {@value #MAX_ADDRESSES} addresses are counted per minute; refusals from further addresses share
- * one count, so a minute writes at most 2 × {@value #MAX_ADDRESSES} + 2 lines.
+ * The gate's refused internal calls, logged per client address and minute ({@link RefusalTally},
+ * lines begin "gate:"); an ended minute's counts are logged within
+ * {@value RefusalTally#SWEEP_SECONDS} s, and those not logged yet when the gate stops.
  */
 @ApplicationScoped
 public class RefusalLog {
 
-    /** Most client addresses counted apart in one minute. */
-    static final int MAX_ADDRESSES = 1_000;
-    /** Seconds between the checks for a minute that has ended. */
-    static final long SWEEP_SECONDS = 5;
-    static final long MINUTE_MS = 60_000;
-    static final String OTHERS = "further addresses";
-
-    private Logger log;
-    private Clock clock;
+    private RefusalTally tally;
 
     @Resource
     ManagedScheduledExecutorService scheduler;
 
     private ScheduledFuture<?> sweeping;
-    private final Object lock = new Object();
-    /** The minute counted (epoch ms / {@link #MINUTE_MS}); guarded by {@link #lock}. */
-    private long minute = Long.MIN_VALUE;
-    /** This minute's refusals per address, the first one (logged) not counted; guarded by {@link #lock}. */
-    private final Map<String, Tally> tallies = new HashMap<>();
-
-    private static final class Tally {
-        final Set<String> what = new TreeSet<>();
-        long unlogged;
-    }
-
-    /** A line to log, made under the lock and written outside it. */
-    private record Line(String message, Object[] parameters) {
-    }
 
     /** For the container's proxy. */
     protected RefusalLog() {
@@ -66,14 +32,13 @@ public class RefusalLog {
 
     @Inject
     public RefusalLog(Logger log, Clock clock) {
-        this.log = log;
-        this.clock = clock;
+        this.tally = new RefusalTally("gate", log, clock);
     }
 
     @PostConstruct
     void start() {
         if (scheduler != null) {
-            sweeping = scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
+            sweeping = tally.sweepOn(scheduler);
         }
     }
 
@@ -82,11 +47,7 @@ public class RefusalLog {
         if (sweeping != null) {
             sweeping.cancel(false);
         }
-        List<Line> lines;
-        synchronized (lock) {
-            lines = summaries();
-        }
-        write(lines);
+        tally.close();
     }
 
     /**
@@ -96,81 +57,6 @@ public class RefusalLog {
      * @return true when this refusal was logged on its own line, false when it was only counted
      */
     public boolean refused(String what, String address) {
-        List<Line> lines;
-        boolean first;
-        synchronized (lock) {
-            lines = roll();
-            String key = address;
-            Tally tally = tallies.get(key);
-            if (tally == null && tallies.size() >= MAX_ADDRESSES) {
-                key = OTHERS;
-                tally = tallies.get(key);
-            }
-            first = tally == null;
-            if (first) {
-                tallies.put(key, new Tally());
-                lines.add(key.equals(OTHERS)
-                        ? new Line("gate: refused {0} from {1}; more than {2} addresses were refused this minute: refusals from "
-                                + "further addresses are counted together and logged when the minute ends",
-                                new Object[] {what, address, Integer.toString(MAX_ADDRESSES)})
-                        : new Line("gate: refused {0} from {1}; more refusals from {1} this minute are counted and logged when "
-                                + "the minute ends", new Object[] {what, address}));
-            } else {
-                tally.unlogged++;
-                tally.what.add(what);
-            }
-        }
-        write(lines);
-        return first;
-    }
-
-    /** Logs the counts of a minute that has ended; the scheduler calls it every {@value #SWEEP_SECONDS} s. */
-    public void sweep() {
-        List<Line> lines;
-        synchronized (lock) {
-            lines = roll();
-        }
-        write(lines);
-    }
-
-    /** Addresses counted apart in the current minute ({@link #OTHERS} included). */
-    int tracked() {
-        synchronized (lock) {
-            return tallies.size();
-        }
-    }
-
-    /** Under the lock: when the clock is in another minute, the ended minute's summaries; the counts start again. */
-    private List<Line> roll() {
-        long now = Math.floorDiv(clock.millis(), MINUTE_MS);
-        if (now == minute) {
-            return new ArrayList<>();
-        }
-        List<Line> lines = summaries();
-        minute = now;
-        return lines;
-    }
-
-    /** Under the lock: one line per address with refusals not logged yet; forgets them all. */
-    private List<Line> summaries() {
-        List<Line> lines = new ArrayList<>();
-        if (tallies.isEmpty()) {
-            return lines;
-        }
-        Instant from = Instant.ofEpochMilli(minute * MINUTE_MS);
-        tallies.forEach((address, tally) -> {
-            if (tally.unlogged > 0) {
-                lines.add(new Line("gate: refused {0} more calls from {1} in the minute from {2}: {3}",
-                        new Object[] {Long.toString(tally.unlogged), address, from.toString(), String.join("; ", tally.what)}));
-            }
-        });
-        tallies.clear();
-        return lines;
-    }
-
-    private void write(List<Line> lines) {
-        for (Line line : lines) {
-            log.log(Level.WARNING, line.message(), line.parameters());
-        }
+        return tally.refused(what, address);
     }
 }

@@ -1,9 +1,13 @@
 package dev.qaldy.runtime.platform;
 
 import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.keys.RefusalTally;
 import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.contract.keys.ServiceKeyring;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
@@ -15,6 +19,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -25,7 +30,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * ({@code gate-to-runtime} from the gate, {@code control-to-runtime} for jobs), each a file of
  * {@code qaldy.keys.dir}, and the cell's public key (it checks bundle seals). Never the gate's
  * credential for the control plane, so it can make no data grant and name no person. While any is
- * missing the host is not ready and refuses requests.
+ * missing the host is not ready and refuses requests. Refused service calls are logged per client
+ * address and minute ({@link RefusalTally}).
  */
 @ApplicationScoped
 public class CellCredentials {
@@ -40,6 +46,13 @@ public class CellCredentials {
     private Clock clock;
     private Logger log;
 
+    private RefusalTally refusals;
+
+    @Resource
+    ManagedScheduledExecutorService scheduler;
+
+    private ScheduledFuture<?> sweeping;
+
     private volatile ECPublicKey publicKey;
     private volatile Instant lastAttempt = Instant.MIN;
 
@@ -53,11 +66,31 @@ public class CellCredentials {
         this.publicKeyFile = Path.of(publicKeyFile);
         this.clock = clock;
         this.log = log;
+        this.refusals = new RefusalTally("runtime", log, clock);
     }
 
     @PostConstruct
     void load() {
         tryLoad();
+        if (scheduler != null) {
+            sweeping = refusals.sweepOn(scheduler);
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        if (sweeping != null) {
+            sweeping.cancel(false);
+        }
+        refusals.close();
+    }
+
+    /**
+     * Logs one refused service call from {@code address}, aggregated per address and minute;
+     * {@code what} says what and why (e.g. "a job without the service token").
+     */
+    public void refused(String what, String address) {
+        refusals.refused(what, address);
     }
 
     /** True once every credential and the public key are read. */

@@ -94,7 +94,7 @@ public class JobServlet extends HttpServlet {
         try {
             credentials.requireReady();
             if (!ServiceRefusal.admitted(credentials.check(request.getHeader(ServiceDirection.HEADER), ServiceDirection.CONTROL_TO_RUNTIME),
-                    request, response, log, "a job")) {
+                    request, response, credentials, "a job")) {
                 return;
             }
             Matcher path = RAW_PATH.matcher(request.getRequestURI());

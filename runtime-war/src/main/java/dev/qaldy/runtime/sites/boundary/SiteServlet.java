@@ -116,7 +116,7 @@ public class SiteServlet extends HttpServlet {
         try (UpstreamHealth.Ledger ledger = UpstreamHealth.Ledger.open()) {
             credentials.requireReady();
             if (!ServiceRefusal.admitted(credentials.check(request.getHeader(TOKEN_HEADER), ServiceDirection.GATE_TO_RUNTIME),
-                    request, response, log, "a request")) {
+                    request, response, credentials, "a request")) {
                 return;
             }
             String app = app(request);

@@ -11,11 +11,17 @@ import dev.qaldy.runtime.testing.TestBundles;
 import dev.qaldy.runtime.testing.TestCredentials;
 import dev.qaldy.runtime.testing.TestHost;
 import java.nio.charset.StandardCharsets;
+import java.text.MessageFormat;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -97,6 +103,39 @@ class SiteServletTest {
             assertThat(forbidden.text()).contains("another of the cell's calls");
         }
         assertThat(api.calls).isEmpty();
+    }
+
+    @Test
+    void refused_calls_are_logged_once_per_address_and_minute_not_once_each() throws Exception {
+        // Issue 16 item 8: each 403 was a WARNING line of its own, so a flood of wrong calls filled the disk.
+        Logger logger = Logger.getLogger(TestCredentials.class.getName());
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                lines.add(MessageFormat.format(record.getMessage(), record.getParameters()));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            for (int i = 0; i < 200; i++) {
+                assertThat(get("/", gate("X-Qaldy-Service-Token", i % 2 == 0 ? "guess" : TestCredentials.FROM_CONTROL)).status)
+                        .isIn(401, 403);
+            }
+        } finally {
+            logger.removeHandler(handler);
+        }
+        assertThat(lines).filteredOn(l -> l.contains("refused")).as("the first refusal of the minute, the rest counted: " + lines)
+                .hasSizeBetween(1, 2)
+                .allMatch(l -> l.startsWith("runtime: refused a request"));
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.qaldy.control.platform.control.ServiceKeys;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -16,13 +17,12 @@ import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.AnnotatedElement;
 import java.util.EnumSet;
 import java.util.Set;
-import java.util.logging.Logger;
 
 /**
  * Lets only the cell's services into {@link ServiceCall} resources, each with the credential of a
  * direction the resource accepts: none or an unknown one → 401 problem; one of the cell's made for
- * another direction (the runtime host's at a gate's endpoint) → 403 problem and a WARNING naming
- * the caller and the path.
+ * another direction (the runtime host's at a gate's endpoint) → 403 problem; both logged per client
+ * address and minute ({@link ServiceKeys#refused}), the 403 naming the credential and the path.
  */
 @Provider
 @ServiceCall
@@ -36,20 +36,24 @@ public class ServiceTokenFilter implements ContainerRequestFilter {
     @Inject
     ServiceKeys keys;
 
-    @Inject
-    Logger log;
-
     @Context
     ResourceInfo resource;
 
+    @Context
+    HttpServletRequest servletRequest;
+
     @Override
     public void filter(ContainerRequestContext request) {
-        ServiceDirection caller = keys.identify(request.getHeaderString(HEADER)).orElseThrow(
-                () -> new NotSignedIn("this endpoint is for the cell's services: a valid " + HEADER + " is required"));
+        String call = request.getMethod() + " /" + request.getUriInfo().getPath();
+        ServiceDirection caller = keys.identify(request.getHeaderString(HEADER)).orElse(null);
+        if (caller == null) {
+            keys.refused(call + " without the service token", servletRequest.getRemoteAddr());
+            throw new NotSignedIn("this endpoint is for the cell's services: a valid " + HEADER + " is required");
+        }
         Set<ServiceDirection> accepted = accepted();
         if (!accepted.contains(caller)) {
-            log.warning(() -> "refused a " + caller.fileName() + " credential at " + request.getMethod() + " /"
-                    + request.getUriInfo().getPath() + ": this endpoint accepts " + accepted);
+            keys.refused(call + " with the " + caller.fileName() + " credential (it accepts " + accepted + ")",
+                    servletRequest.getRemoteAddr());
             throw new NotPermitted("the " + caller.caller() + "'s credential is not made for this endpoint");
         }
     }

@@ -1,16 +1,22 @@
 package dev.qaldy.control.platform.control;
 
 import dev.qaldy.contract.data.DataGrants;
+import dev.qaldy.contract.keys.RefusalTally;
 import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.contract.keys.ServiceKeyring;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -21,6 +27,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * and checks the runtime host's {@link DataGrants}, keyed from the gate-to-control credential.
  * Files missing at start are looked for again when a call needs them; meanwhile every service
  * call is refused and every call it would send carries an empty credential (the callee refuses it).
+ * Refused service calls are logged per client address and minute ({@link RefusalTally}).
  */
 @ApplicationScoped
 public class ServiceKeys {
@@ -35,7 +42,15 @@ public class ServiceKeys {
     @Inject
     Logger log;
 
+    @Inject
+    Clock clock;
+
+    @Resource
+    ManagedScheduledExecutorService scheduler;
+
     private ServiceKeyring keyring;
+    private RefusalTally refusals;
+    private ScheduledFuture<?> sweeping;
     private volatile DataGrants grants;
 
     /** For the container. */
@@ -46,13 +61,34 @@ public class ServiceKeys {
     public ServiceKeys(Path dir, Logger log) {
         this.dir = dir.toString();
         this.log = log;
+        this.clock = Clock.systemUTC();
         start();
     }
 
     @PostConstruct
     void start() {
         keyring = new ServiceKeyring(Path.of(dir), HELD);
+        refusals = new RefusalTally("control", log, clock);
+        if (scheduler != null) {
+            sweeping = refusals.sweepOn(scheduler);
+        }
         load();
+    }
+
+    @PreDestroy
+    void stop() {
+        if (sweeping != null) {
+            sweeping.cancel(false);
+        }
+        refusals.close();
+    }
+
+    /**
+     * Logs one refused service call from {@code address}, aggregated per address and minute;
+     * {@code what} says what and why (e.g. "GET /internal/access without the service token").
+     */
+    public void refused(String what, String address) {
+        refusals.refused(what, address);
     }
 
     /** The direction {@code presented} was made for, among those the control plane holds. */

@@ -1,4 +1,4 @@
-package dev.qaldy.gate.platform;
+package dev.qaldy.contract.keys;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,11 +15,11 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class RefusalLogTest {
+class RefusalTallyTest {
 
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private Instant now = Instant.parse("2026-12-03T08:00:05Z");
-    private RefusalLog refusals;
+    private RefusalTally refusals;
 
     @BeforeEach
     void setUp() {
@@ -55,7 +55,7 @@ class RefusalLogTest {
                 return now;
             }
         };
-        refusals = new RefusalLog(log, clock);
+        refusals = new RefusalTally("gate", log, clock);
     }
 
     @Test
@@ -99,29 +99,29 @@ class RefusalLogTest {
 
     @Test
     void a_minute_counts_at_most_max_addresses_apart_and_the_rest_together() {
-        int addresses = RefusalLog.MAX_ADDRESSES * 5;
+        int addresses = RefusalTally.MAX_ADDRESSES * 5;
         for (int round = 0; round < 3; round++) {
             for (int i = 0; i < addresses; i++) {
                 refusals.refused("a sharing push without the service token", "10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255));
             }
         }
-        assertThat(refusals.tracked()).as("memory is bounded").isEqualTo(RefusalLog.MAX_ADDRESSES + 1);
-        assertThat(lines).as("lines at once").hasSize(RefusalLog.MAX_ADDRESSES + 1);
-        assertThat(lines.get(RefusalLog.MAX_ADDRESSES)).contains("more than 1000 addresses were refused this minute");
+        assertThat(refusals.tracked()).as("memory is bounded").isEqualTo(RefusalTally.MAX_ADDRESSES + 1);
+        assertThat(lines).as("lines at once").hasSize(RefusalTally.MAX_ADDRESSES + 1);
+        assertThat(lines.get(RefusalTally.MAX_ADDRESSES)).contains("more than 1000 addresses were refused this minute");
 
         now = now.plusSeconds(60);
         refusals.sweep();
-        assertThat(lines).hasSize(2 * RefusalLog.MAX_ADDRESSES + 2);
-        assertThat(lines).contains("gate: refused " + (3 * addresses - RefusalLog.MAX_ADDRESSES * 3 - 1)
+        assertThat(lines).hasSize(2 * RefusalTally.MAX_ADDRESSES + 2);
+        assertThat(lines).contains("gate: refused " + (3 * addresses - RefusalTally.MAX_ADDRESSES * 3 - 1)
                 + " more calls from further addresses in the minute from 2026-12-03T08:00:00Z: a sharing push without the service token");
         assertThat(refusals.tracked()).isZero();
     }
 
     @Test
-    void counts_not_logged_yet_are_logged_when_the_gate_stops() {
+    void counts_not_logged_yet_are_logged_when_the_component_stops() {
         refusals.refused("a sharing push without the service token", "6.6.6.6");
         refusals.refused("a sharing push without the service token", "6.6.6.6");
-        refusals.stop();
+        refusals.close();
         assertThat(lines).hasSize(2);
         assertThat(lines.get(1)).startsWith("gate: refused 1 more calls from 6.6.6.6 in the minute from");
     }

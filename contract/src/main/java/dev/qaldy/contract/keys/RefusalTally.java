@@ -1,0 +1,167 @@
+package dev.qaldy.contract.keys;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Logs refused service calls (no credential, a wrong one, or one of the cell's made for another
+ * direction) aggregated per client address and clock minute, the one rule for the gate, the
+ * runtime host and the control plane (issue 16: 1,751 refused calls wrote 1,751 WARNING lines,
+ * about 26 GB a day at 1,000 a second): an address's first refusal in a minute is logged at once,
+ * the others of that minute are counted and logged as one line per address once the minute has
+ * ended (at the next {@link #sweep()}, the next refusal, or {@link #close()}). At most
+ * {@value #MAX_ADDRESSES} addresses are counted per minute; refusals from further addresses share
+ * one count, so a minute writes at most 2 × {@value #MAX_ADDRESSES} + 2 lines. Thread-safe.
+ */
+public final class RefusalTally {
+
+    /** Most client addresses counted apart in one minute. */
+    public static final int MAX_ADDRESSES = 1_000;
+    /** Seconds between the checks for a minute that has ended. */
+    public static final long SWEEP_SECONDS = 5;
+    static final long MINUTE_MS = 60_000;
+    static final String OTHERS = "further addresses";
+
+    private final String component;
+    private final Logger log;
+    private final Clock clock;
+    private final Object lock = new Object();
+    /** The minute counted (epoch ms / {@link #MINUTE_MS}); guarded by {@link #lock}. */
+    private long minute = Long.MIN_VALUE;
+    /** This minute's refusals per address, the first one (logged) not counted; guarded by {@link #lock}. */
+    private final Map<String, Tally> tallies = new HashMap<>();
+
+    private static final class Tally {
+        final Set<String> what = new TreeSet<>();
+        long unlogged;
+    }
+
+    /** A line to log, made under the lock and written outside it. */
+    private record Line(String message, Object[] parameters) {
+    }
+
+    /**
+     * @param component what each line begins with ("gate", "runtime", "control")
+     * @param log       where the lines go (WARNING)
+     */
+    public RefusalTally(String component, Logger log, Clock clock) {
+        this.component = component;
+        this.log = log;
+        this.clock = clock;
+    }
+
+    /** Logs the counts not logged yet (the component stops). */
+    public void close() {
+        List<Line> lines;
+        synchronized (lock) {
+            lines = summaries();
+        }
+        write(lines);
+    }
+
+    /**
+     * Records one refused call from {@code address}; {@code what} says what and why (e.g. "a sharing
+     * push without the service token").
+     *
+     * @return true when this refusal was logged on its own line, false when it was only counted
+     */
+    public boolean refused(String what, String address) {
+        List<Line> lines;
+        boolean first;
+        synchronized (lock) {
+            lines = roll();
+            String key = address;
+            Tally tally = tallies.get(key);
+            if (tally == null && tallies.size() >= MAX_ADDRESSES) {
+                key = OTHERS;
+                tally = tallies.get(key);
+            }
+            first = tally == null;
+            if (first) {
+                tallies.put(key, new Tally());
+                lines.add(key.equals(OTHERS)
+                        ? new Line("{3}: refused {0} from {1}; more than {2} addresses were refused this minute: refusals from "
+                                + "further addresses are counted together and logged when the minute ends",
+                                new Object[] {what, address, Integer.toString(MAX_ADDRESSES), component})
+                        : new Line("{2}: refused {0} from {1}; more refusals from {1} this minute are counted and logged when "
+                                + "the minute ends", new Object[] {what, address, component}));
+            } else {
+                tally.unlogged++;
+                tally.what.add(what);
+            }
+        }
+        write(lines);
+        return first;
+    }
+
+    /**
+     * Sweeps every {@value #SWEEP_SECONDS} s on {@code executor} (the server's managed one), so an
+     * ended minute's counts are logged within that even when no refusal follows.
+     *
+     * @return the sweeping, to cancel when the component stops (then {@link #close()})
+     */
+    public ScheduledFuture<?> sweepOn(ScheduledExecutorService executor) {
+        return executor.scheduleWithFixedDelay(this::sweep, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Logs the counts of a minute that has ended. */
+    public void sweep() {
+        List<Line> lines;
+        synchronized (lock) {
+            lines = roll();
+        }
+        write(lines);
+    }
+
+    /** Addresses counted apart in the current minute ({@link #OTHERS} included). */
+    int tracked() {
+        synchronized (lock) {
+            return tallies.size();
+        }
+    }
+
+    /** Under the lock: when the clock is in another minute, the ended minute's summaries; the counts start again. */
+    private List<Line> roll() {
+        long now = Math.floorDiv(clock.millis(), MINUTE_MS);
+        if (now == minute) {
+            return new ArrayList<>();
+        }
+        List<Line> lines = summaries();
+        minute = now;
+        return lines;
+    }
+
+    /** Under the lock: one line per address with refusals not logged yet; forgets them all. */
+    private List<Line> summaries() {
+        List<Line> lines = new ArrayList<>();
+        if (tallies.isEmpty()) {
+            return lines;
+        }
+        Instant from = Instant.ofEpochMilli(minute * MINUTE_MS);
+        tallies.forEach((address, tally) -> {
+            if (tally.unlogged > 0) {
+                lines.add(new Line("{4}: refused {0} more calls from {1} in the minute from {2}: {3}",
+                        new Object[] {Long.toString(tally.unlogged), address, from.toString(), String.join("; ", tally.what), component}));
+            }
+        });
+        tallies.clear();
+        return lines;
+    }
+
+    private void write(List<Line> lines) {
+        for (Line line : lines) {
+            log.log(Level.WARNING, line.message(), line.parameters());
+        }
+    }
+}
