@@ -198,6 +198,7 @@ public final class CapKeeper {
             account = accounts.computeIfAbsent(state.accountId(), Account::new);
         }
         Offer offer;
+        CapState lowered = null;
         long mark = marks.of(state.accountId());
         synchronized (account) {
             CapState held = account.state;
@@ -209,6 +210,9 @@ public final class CapKeeper {
             } else if (held == null && state.sequence() < mark) {
                 offer = null; // its file was lost: the mark still knows what was taken (issue 16)
             } else {
+                if (held != null && held.period().equals(state.period()) && state.spentMillicents() < held.spentMillicents()) {
+                    lowered = held;
+                }
                 account.take(jws, state);
                 marks.raise(state.accountId(), state.sequence());
                 offer = new Offer.Accepted(state);
@@ -218,6 +222,14 @@ public final class CapKeeper {
             return refused(Refusal.OLDER_SEQUENCE, "sequence " + state.sequence() + " is not above the held "
                     + Math.max(account.sequence(), mark) + (account.sequence() < mark ? " (this edge's high-water mark; the"
                     + " account's own file was lost)" : ""), state);
+        }
+        if (lowered != null) {
+            // Spending only grows within a period: a newer state that says less is a correction of the books or a fault
+            // (issue 16); it is taken, being signed and newer, but an operator must see it.
+            log.log(Level.WARNING, "cap: account {0}''s state at sequence {1} lowers what was spent in {2} from {3} to {4} cents"
+                    + " (the held state, sequence {5}, said more); taken, as it is signed and newer", new Object[] {state.accountId(),
+                            state.sequence(), state.period(), lowered.spentMillicents() / 1000.0, state.spentMillicents() / 1000.0,
+                            lowered.sequence()});
         }
         log.log(Level.FINE, "cap: account {0} now at sequence {1} ({2}: {3} of {4} cents)", new Object[] {
                 state.accountId(), state.sequence(), state.period(), state.spentMillicents() / 1000.0, state.capCents()});

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
+import java.text.MessageFormat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -363,6 +364,24 @@ class CapKeeperTest {
         assertThat(after.offer(sign(state(5, "2026-03", 1, 1000, NOW)))).as("the state it had").isInstanceOf(Offer.Accepted.class);
         assertThat(after.verdict(ANA)).isInstanceOf(Verdict.Asleep.class);
         assertThat(after.offer(sign(state(6, "2026-03", 2, 1000, NOW)))).isInstanceOf(Offer.Accepted.class);
+    }
+
+    @Test
+    void a_newer_state_that_lowers_the_period_s_spending_is_taken_with_a_warning_and_a_raise_of_the_cap_is_not(@TempDir Path dir) {
+        // Issue 16 item 5: a state that lowers what the edge already held was logged at FINE only.
+        CapKeeper keeper = keeper(dir);
+        keeper.offer(sign(state(5, "2026-03", 100, 40_000, NOW)));
+        logged.clear();
+        assertThat(keeper.offer(sign(state(6, "2026-03", 200, 40_000, NOW)))).as("a raised cap").isInstanceOf(Offer.Accepted.class);
+        assertThat(keeper.offer(sign(state(7, "2026-04", 200, 0, NOW)))).as("a new period starts at 0").isInstanceOf(Offer.Accepted.class);
+        assertThat(logged).noneMatch(r -> r.getLevel() == Level.WARNING);
+
+        assertThat(keeper.offer(sign(state(8, "2026-04", 200, 9_000, NOW)))).isInstanceOf(Offer.Accepted.class);
+        assertThat(keeper.offer(sign(state(9, "2026-04", 200, 2_000, NOW)))).isInstanceOf(Offer.Accepted.class);
+        assertThat(logged).filteredOn(r -> r.getLevel() == Level.WARNING).singleElement()
+                .satisfies(r -> assertThat(MessageFormat.format(r.getMessage(), r.getParameters()))
+                        .contains("lowers what was spent in 2026-04 from 9 to 2 cents").contains("sequence 8"));
+        assertThat(keeper.state(ANA)).hasValueSatisfying(held -> assertThat(held.sequence()).isEqualTo(9));
     }
 
     @Test
