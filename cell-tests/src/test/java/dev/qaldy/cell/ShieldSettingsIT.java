@@ -99,6 +99,16 @@ class ShieldSettingsIT {
             driver.findElement(By.id("shield-save")).click();
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("shield-msg"), "Saved"));
             browser.screenshot(cell.root().resolve("cell-tests/target/screenshots/shield.png"));
+
+            // Issue 20: the audit page said "Nothing recorded yet" while the API returned entries ({entries: [...], at}).
+            driver.get("http://" + cell.publicHost() + "/console/#/audit");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#audit-table tbody"), "walled"));
+            List<WebElement> rows = driver.findElements(By.cssSelector("#audit-table tbody tr"));
+            assertThat(rows).as("the audit page shows what the API holds").isNotEmpty();
+            assertThat(rows).anyMatch(r -> r.getText().contains("shield") && r.getText().contains(owner.email));
+            assertThat(rows.get(0).findElement(By.tagName("time")).getAttribute("datetime")).as("a time, newest first").isNotBlank();
+            assertThat(driver.findElements(By.id("audit-empty"))).isEmpty();
+            browser.screenshot(cell.root().resolve("cell-tests/target/screenshots/audit.png"));
         }
         HttpResponse<String> saved = owner.api("GET", "/apps/walled/shield", null);
         assertThat(Person.json(saved.body()).getJsonNumber("perAppPerDay").longValue()).isEqualTo(500);

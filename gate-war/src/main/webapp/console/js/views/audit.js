@@ -1,4 +1,6 @@
 // The audit log ('#/audit'): the latest changes, newest first, in the person's local time.
+// GET /api/v1/audit?limit=N[&before=<id>] answers {entries: [{id, at, actor, action, app, target}], nextBefore}
+// (nextBefore: the id to ask before for older entries, null when there are none).
 
 import { api } from '../api.js';
 import { h, loading, replace, timeElement } from '../dom.js';
@@ -7,9 +9,16 @@ import { LIST_WAITS, waitingNote, whenBack } from '../outage.js';
 const LIMIT = 100;
 
 function byTimeDesc(a, b) {
-  const ta = typeof a.time === 'number' ? a.time : Date.parse(a.time ?? '') || 0;
-  const tb = typeof b.time === 'number' ? b.time : Date.parse(b.time ?? '') || 0;
-  return tb - ta;
+  return (Date.parse(b.at ?? '') || 0) - (Date.parse(a.at ?? '') || 0);
+}
+
+function row(e) {
+  const on = e.app && e.target && e.target !== e.app ? `${e.app}: ${e.target}` : (e.target || e.app || '—');
+  return h('tr', {},
+    h('td', { class: 'nowrap', 'data-label': 'Time' }, e.at ? timeElement(e.at) : '—'),
+    h('td', { class: 'break', 'data-label': 'Who' }, e.actor ?? '—'),
+    h('td', { 'data-label': 'What' }, e.action ?? '—'),
+    h('td', { class: 'break', 'data-label': 'On' }, on));
 }
 
 export function auditView(ctx) {
@@ -24,6 +33,8 @@ export function auditView(ctx) {
       h('th', { scope: 'col' }, 'On'))),
     tbody);
   const refresh = h('button', { type: 'button', id: 'audit-refresh', class: 'quiet small' }, 'Refresh');
+  const older = h('button', { type: 'button', id: 'audit-older', class: 'quiet small', hidden: true }, 'Show older changes');
+  let nextBefore = null;
 
   ctx.main.append(
     h('h1', {}, 'Audit log'),
@@ -34,25 +45,30 @@ export function auditView(ctx) {
       h('p', { class: 'hint' },
         'Sign-ins, apps created and deleted, builds, promotions, sharing and revoking — who did it and when (your local time).'),
       state,
-      h('div', { class: 'table-wrap', role: 'region', 'aria-label': 'Audit log entries', tabindex: '0' }, table)));
+      h('div', { class: 'table-wrap', role: 'region', 'aria-label': 'Audit log entries', tabindex: '0' }, table),
+      older));
 
-  const load = async () => {
+  // more: false loads the newest page again (replacing the rows), true appends the page before the last row shown.
+  const load = async (more = false) => {
     refresh.disabled = true;
+    older.disabled = true;
     table.setAttribute('aria-busy', 'true');
-    replace(state, loading('Loading the audit log…'));
-    let entries;
+    if (!more) replace(state, loading('Loading the audit log…'));
+    let page;
     try {
-      entries = await api('GET', `/audit?limit=${LIMIT}`, undefined, { signal: ctx.signal });
+      const before = more && nextBefore != null ? `&before=${encodeURIComponent(nextBefore)}` : '';
+      page = await api('GET', `/audit?limit=${LIMIT}${before}`, undefined, { signal: ctx.signal });
     } catch (error) {
       if (ctx.signal.aborted || error.handled) return;
       refresh.disabled = false;
+      older.disabled = false;
       table.setAttribute('aria-busy', 'false');
       if (error.notAnswering) {
         // Entries already shown stay; the log loads again on the control plane's first answer.
         replace(state, waitingNote(tbody.children.length
           ? 'The control plane is not answering; this list will refresh when it is back.'
           : LIST_WAITS, 'audit-waiting'));
-        whenBack(load, ctx.signal);
+        whenBack(() => load(), ctx.signal);
         return;
       }
       replace(state, h('p', { class: 'msg error', role: 'alert' }, `Could not load the audit log. ${error.message}`));
@@ -60,13 +76,16 @@ export function auditView(ctx) {
     }
     if (ctx.signal.aborted) return;
     refresh.disabled = false;
+    older.disabled = false;
     table.setAttribute('aria-busy', 'false');
-    entries = (Array.isArray(entries) ? entries : []).slice().sort(byTimeDesc);
-    replace(tbody, entries.map((e) => h('tr', {},
-      h('td', { class: 'nowrap', 'data-label': 'Time' }, timeElement(e.time)),
-      h('td', { class: 'break', 'data-label': 'Who' }, e.actor ?? '—'),
-      h('td', { 'data-label': 'What' }, e.action ?? '—'),
-      h('td', { class: 'break', 'data-label': 'On' }, e.target ?? '—'))));
+    const entries = (Array.isArray(page?.entries) ? page.entries : []).slice().sort(byTimeDesc);
+    nextBefore = page?.nextBefore ?? null;
+    older.hidden = nextBefore == null;
+    if (more) {
+      tbody.append(...entries.map(row));
+      return;
+    }
+    replace(tbody, entries.map(row));
     table.hidden = entries.length === 0;
     if (entries.length === 0) {
       replace(state, h('p', { class: 'empty', id: 'audit-empty' }, 'Nothing recorded yet. Changes to your apps will show here.'));
@@ -74,6 +93,7 @@ export function auditView(ctx) {
       state.replaceChildren();
     }
   };
-  refresh.addEventListener('click', load);
+  refresh.addEventListener('click', () => load());
+  older.addEventListener('click', () => load(true));
   load();
 }
