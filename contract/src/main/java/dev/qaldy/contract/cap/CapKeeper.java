@@ -617,6 +617,14 @@ public final class CapKeeper {
         Boolean asleep;
         long version;
         long written;
+        /**
+         * {@link #unbilled()}'s sums, kept up to date by {@link #add} and worked out again after any
+         * other change: a verdict per request reads them under this account's monitor, which every
+         * request of the account's apps takes (issue 15: summing the stages there made requests wait).
+         */
+        private boolean totalKnown;
+        private long totalRequests;
+        private long totalCpuMs;
 
         Account(long id) {
             this.id = id;
@@ -637,6 +645,7 @@ public final class CapKeeper {
 
         /** Acknowledged usage that the held state already includes is not counted twice. */
         void dropBilled() {
+            totalKnown = false;
             if (state != null) {
                 acked.removeIf(chunk -> chunk[2] <= state.sequence());
             }
@@ -647,6 +656,8 @@ public final class CapKeeper {
             long[] usage = into.computeIfAbsent(bucket, a -> new long[2]);
             usage[0] = Prices.saturatedAdd(usage[0], requests);
             usage[1] = Prices.saturatedAdd(usage[1], cpuMs);
+            totalRequests = Prices.saturatedAdd(totalRequests, requests);
+            totalCpuMs = Prices.saturatedAdd(totalCpuMs, cpuMs);
             version++;
         }
 
@@ -658,6 +669,7 @@ public final class CapKeeper {
             pendingBatch = batchId;
             pending.putAll(open);
             open.clear();
+            totalKnown = false;
             version++;
             return true;
         }
@@ -689,6 +701,16 @@ public final class CapKeeper {
 
         /** {requests, cpuMs} counted here and not in the held state. */
         long[] unbilled() {
+            if (!totalKnown) {
+                long[] sum = sum();
+                totalRequests = sum[0];
+                totalCpuMs = sum[1];
+                totalKnown = true;
+            }
+            return new long[] {totalRequests, totalCpuMs};
+        }
+
+        private long[] sum() {
             long[] sum = new long[2];
             for (Map<String, long[]> stage : List.of(open, pending)) {
                 for (long[] usage : stage.values()) {

@@ -326,6 +326,14 @@ public final class DailyLimits {
         private volatile long leftAtLastRequest;
         /** The count at the last snapshot, for its reserve. */
         private long countAtSnapshot;
+        /**
+         * The start of the day after {@code date} in {@code days}' zone, as an instant and zoned:
+         * worked out when the date or the zone changes, never per request (issue 15: the zone
+         * arithmetic inside this monitor made every request of a busy app wait for the others,
+         * a quarter of the gate's time under wrk).
+         */
+        private Instant nextStart;
+        private ZonedDateTime next;
 
         /** A counter opening now; {@code usedUp}: what was kept was lost today, so today counts as used up. */
         Day(Instant now, long mono, Days days, boolean usedUp) {
@@ -362,7 +370,8 @@ public final class DailyLimits {
             date = newDate;
             count = 0;
             refused = false;
-            endsAtMono = mono + nanosUntil(now, days.startOf(newDate + 1));
+            dated();
+            endsAtMono = mono + nanosUntil(now, nextStart);
             leftAtLastRequest = endsAtMono - mono; // a new counter is kept past its whole day
         }
 
@@ -373,8 +382,15 @@ public final class DailyLimits {
         record Counted(Outcome outcome, boolean moved) {
         }
 
+        /** Sets {@link #nextStart} and {@link #next} from {@code date} and {@code days}. */
+        private void dated() {
+            nextStart = days.startOf(date + 1);
+            next = nextStart.atZone(days.zone());
+        }
+
         synchronized Counted count(Instant now, long mono, long perDay, Days wanted) {
-            long wallDate = days.dayOf(now);
+            // Before the next day's start the wall clock's date is this one (or earlier, the clock stepped back): no zone arithmetic.
+            long wallDate = now.isBefore(nextStart) ? date : days.dayOf(now);
             long keptBefore = leftAtLastRequest;
             if (wallDate > date && mono - endsAtMono >= 0) {
                 open(wallDate, now, mono);
@@ -382,8 +398,7 @@ public final class DailyLimits {
             if (!wanted.equals(days)) {
                 moveTo(wanted);
             }
-            ZonedDateTime next = days.startOf(date + 1).atZone(days.zone());
-            long wait = Math.max(nanosUntil(now, next.toInstant()), Math.max(0, endsAtMono - mono));
+            long wait = Math.max(nanosUntil(now, nextStart), Math.max(0, endsAtMono - mono));
             leftAtLastRequest = wait;
             boolean moved = wait > keptBefore;
             if (count >= perDay) {
@@ -406,6 +421,7 @@ public final class DailyLimits {
             endsAtMono += nanosUntil(end, newEnd);
             days = wanted;
             date = newDate;
+            dated();
         }
 
         /** How long to keep this counter after its last request. */
