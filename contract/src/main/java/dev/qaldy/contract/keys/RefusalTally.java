@@ -36,6 +36,7 @@ public final class RefusalTally {
     private final String component;
     private final Logger log;
     private final Clock clock;
+    private volatile ScheduledFuture<?> sweeping;
     private final Object lock = new Object();
     /** The minute counted (epoch ms / {@link #MINUTE_MS}); guarded by {@link #lock}. */
     private long minute = Long.MIN_VALUE;
@@ -61,8 +62,12 @@ public final class RefusalTally {
         this.clock = clock;
     }
 
-    /** Logs the counts not logged yet (the component stops). */
+    /** Stops the sweeping and logs the counts not logged yet (the component stops). */
     public void close() {
+        ScheduledFuture<?> running = sweeping;
+        if (running != null) {
+            running.cancel(false);
+        }
         List<Line> lines;
         synchronized (lock) {
             lines = summaries();
@@ -106,13 +111,14 @@ public final class RefusalTally {
     }
 
     /**
-     * Sweeps every {@value #SWEEP_SECONDS} s on {@code executor} (the server's managed one), so an
-     * ended minute's counts are logged within that even when no refusal follows.
-     *
-     * @return the sweeping, to cancel when the component stops (then {@link #close()})
+     * Sweeps every {@value #SWEEP_SECONDS} s on {@code executor} (the server's managed one; null:
+     * none), so an ended minute's counts are logged within that even when no refusal follows;
+     * {@link #close()} stops it.
      */
-    public ScheduledFuture<?> sweepOn(ScheduledExecutorService executor) {
-        return executor.scheduleWithFixedDelay(this::sweep, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
+    public void sweepOn(ScheduledExecutorService executor) {
+        if (executor != null) {
+            sweeping = executor.scheduleWithFixedDelay(this::sweep, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
+        }
     }
 
     /** Logs the counts of a minute that has ended. */

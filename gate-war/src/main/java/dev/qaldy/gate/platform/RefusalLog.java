@@ -8,7 +8,6 @@ import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.util.concurrent.ScheduledFuture;
 import java.util.logging.Logger;
 
 /**
@@ -24,8 +23,6 @@ public class RefusalLog {
     @Resource
     ManagedScheduledExecutorService scheduler;
 
-    private ScheduledFuture<?> sweeping;
-
     /** For the container's proxy. */
     protected RefusalLog() {
     }
@@ -37,16 +34,11 @@ public class RefusalLog {
 
     @PostConstruct
     void start() {
-        if (scheduler != null) {
-            sweeping = tally.sweepOn(scheduler);
-        }
+        tally.sweepOn(scheduler);
     }
 
     @PreDestroy
     void stop() {
-        if (sweeping != null) {
-            sweeping.cancel(false);
-        }
         tally.close();
     }
 

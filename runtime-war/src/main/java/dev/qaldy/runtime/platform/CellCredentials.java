@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ScheduledFuture;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -51,7 +50,6 @@ public class CellCredentials {
     @Resource
     ManagedScheduledExecutorService scheduler;
 
-    private ScheduledFuture<?> sweeping;
 
     private volatile ECPublicKey publicKey;
     private volatile Instant lastAttempt = Instant.MIN;
@@ -72,16 +70,11 @@ public class CellCredentials {
     @PostConstruct
     void load() {
         tryLoad();
-        if (scheduler != null) {
-            sweeping = refusals.sweepOn(scheduler);
-        }
+        refusals.sweepOn(scheduler);
     }
 
     @PreDestroy
     void stop() {
-        if (sweeping != null) {
-            sweeping.cancel(false);
-        }
         refusals.close();
     }
 

@@ -16,7 +16,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ScheduledFuture;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -50,7 +49,6 @@ public class ServiceKeys {
 
     private ServiceKeyring keyring;
     private RefusalTally refusals;
-    private ScheduledFuture<?> sweeping;
     private volatile DataGrants grants;
 
     /** For the container. */
@@ -69,17 +67,12 @@ public class ServiceKeys {
     void start() {
         keyring = new ServiceKeyring(Path.of(dir), HELD);
         refusals = new RefusalTally("control", log, clock);
-        if (scheduler != null) {
-            sweeping = refusals.sweepOn(scheduler);
-        }
+        refusals.sweepOn(scheduler);
         load();
     }
 
     @PreDestroy
     void stop() {
-        if (sweeping != null) {
-            sweeping.cancel(false);
-        }
         refusals.close();
     }
 
