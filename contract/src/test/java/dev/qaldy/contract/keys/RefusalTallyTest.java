@@ -2,11 +2,10 @@ package dev.qaldy.contract.keys;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.qaldy.contract.cap.MovableClock;
 import java.text.MessageFormat;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
@@ -18,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class RefusalTallyTest {
 
     private final List<String> lines = new CopyOnWriteArrayList<>();
-    private Instant now = Instant.parse("2026-12-03T08:00:05Z");
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-12-03T08:00:05Z"));
     private RefusalTally refusals;
 
     @BeforeEach
@@ -39,22 +38,6 @@ class RefusalTallyTest {
             public void close() {
             }
         });
-        Clock clock = new Clock() {
-            @Override
-            public ZoneOffset getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return now;
-            }
-        };
         refusals = new RefusalTally("gate", log, clock);
     }
 
@@ -64,13 +47,13 @@ class RefusalTallyTest {
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0)).startsWith("gate: refused a sign-out push without the service token from 6.6.6.6;");
         for (int i = 1; i < 1_751; i++) {
-            now = now.plusMillis(30);
+            clock.move(Duration.ofMillis(30));
             assertThat(refusals.refused(i % 2 == 0 ? "a sign-out push without the service token" : "a sharing push without the service token", "6.6.6.6")).isFalse();
         }
         refusals.sweep();
         assertThat(lines).as("the minute has not ended").hasSize(1);
 
-        now = Instant.parse("2026-12-03T08:01:00Z");
+        clock.set(Instant.parse("2026-12-03T08:01:00Z"));
         refusals.sweep();
         assertThat(lines).hasSize(2);
         assertThat(lines.get(1)).isEqualTo("gate: refused 1750 more calls from 6.6.6.6 in the minute from 2026-12-03T08:00:00Z: "
@@ -87,7 +70,7 @@ class RefusalTallyTest {
         assertThat(refusals.refused("a sharing push without the service token", "7.7.7.7")).isFalse();
         assertThat(refusals.refused("a sharing push without the service token", "7.7.7.7")).isFalse();
 
-        now = now.plusSeconds(60);
+        clock.move(Duration.ofSeconds(60));
         assertThat(refusals.refused("a cap-state call with the runtime-to-control credential, which is not made for it", "6.6.6.6")).as("a new minute").isTrue();
         assertThat(lines).hasSize(5);
         assertThat(lines.subList(2, 4)).containsExactlyInAnyOrder(
@@ -109,7 +92,7 @@ class RefusalTallyTest {
         assertThat(lines).as("lines at once").hasSize(RefusalTally.MAX_ADDRESSES + 1);
         assertThat(lines.get(RefusalTally.MAX_ADDRESSES)).contains("more than 1000 addresses were refused this minute");
 
-        now = now.plusSeconds(60);
+        clock.move(Duration.ofSeconds(60));
         refusals.sweep();
         assertThat(lines).hasSize(2 * RefusalTally.MAX_ADDRESSES + 2);
         assertThat(lines).contains("gate: refused " + (3 * addresses - RefusalTally.MAX_ADDRESSES * 3 - 1)

@@ -361,7 +361,7 @@ public final class DailyLimits {
             }
             long written = reserve ? saturatedAdd(count, Math.max(0, count - countAtSnapshot)) : count;
             countAtSnapshot = count;
-            Instant end = days.startOf(date + 1);
+            Instant end = nextStart;
             Instant monoEnd = now.plusNanos(Math.max(0, endsAtMono - mono));
             return java.util.Optional.of(new Kept(app, days.zone(), Math.min(written, USED_UP), monoEnd.isAfter(end) ? monoEnd : end));
         }
@@ -415,7 +415,7 @@ public final class DailyLimits {
          * its end (never earlier, so nothing is granted), with its count; then {@code wanted}'s days.
          */
         private void moveTo(Days wanted) {
-            Instant end = days.startOf(date + 1);
+            Instant end = nextStart;
             long newDate = wanted.dayOf(end.minusNanos(1));
             Instant newEnd = wanted.startOf(newDate + 1);
             endsAtMono += nanosUntil(end, newEnd);

@@ -44,18 +44,22 @@ public class ServiceTokenFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        String call = request.getMethod() + " /" + request.getUriInfo().getPath();
         ServiceDirection caller = keys.identify(request.getHeaderString(HEADER)).orElse(null);
         if (caller == null) {
-            keys.refused(call + " without the service token", servletRequest.getRemoteAddr());
+            keys.refused(call(request) + " without the service token", servletRequest.getRemoteAddr());
             throw new NotSignedIn("this endpoint is for the cell's services: a valid " + HEADER + " is required");
         }
         Set<ServiceDirection> accepted = accepted();
         if (!accepted.contains(caller)) {
-            keys.refused(call + " with the " + caller.fileName() + " credential (it accepts " + accepted + ")",
+            keys.refused(call(request) + " with the " + caller.fileName() + " credential (it accepts " + accepted + ")",
                     servletRequest.getRemoteAddr());
             throw new NotPermitted("the " + caller.caller() + "'s credential is not made for this endpoint");
         }
+    }
+
+    /** "METHOD /path", for the refusal's log line only. */
+    private static String call(ContainerRequestContext request) {
+        return request.getMethod() + " /" + request.getUriInfo().getPath();
     }
 
     private Set<ServiceDirection> accepted() {
