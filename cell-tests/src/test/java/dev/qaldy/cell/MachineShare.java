@@ -18,6 +18,12 @@ import java.time.Duration;
  * takes the lock exclusively, so it waits until the other fork's cell is gone, and the other fork's
  * next cell waits until it is done. Locks are the operating system's (fcntl), so they are released
  * when a fork dies. Within one JVM the first holder takes the lock and later ones count.
+ *
+ * <p>A test that wants the machine alone would starve behind a fork that runs its classes back to
+ * back (the next cell takes its share milliseconds after the last one let go; CI waited 30 min and
+ * failed). So a second file is a turnstile: a cell passes it (shared) before taking its share, and a
+ * test that wants the machine alone holds it exclusively while it waits, so the cells running now
+ * finish and no new one starts until it has the machine.
  */
 final class MachineShare {
 
@@ -26,6 +32,7 @@ final class MachineShare {
 
     private static FileChannel channel;
     private static FileLock lock;
+    private static Path folder;
     private static int holders;
 
     private MachineShare() {
@@ -50,10 +57,16 @@ final class MachineShare {
         if (!lock.isShared()) {
             return;
         }
-        try {
+        try (FileChannel turnstile = turnstile(); FileLock closed = await(turnstile, false)) {
             lock.release();
             lock = null;
-            lock = await(false);
+            try {
+                lock = await(channel, false);
+            } finally {
+                if (lock == null) {
+                    lock = channel.lock(0, Long.MAX_VALUE, true); // back to the share this JVM had
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -101,11 +114,11 @@ final class MachineShare {
         }
         try {
             Files.createDirectories(cells);
-            channel = FileChannel.open(cells.resolve(".machine.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.READ);
-            try {
-                lock = await(shared);
-            } catch (RuntimeException e) {
+            folder = cells;
+            channel = open(cells.resolve(".machine.lock"));
+            try (FileChannel turnstile = turnstile(); FileLock passing = await(turnstile, true)) {
+                lock = await(channel, shared);
+            } catch (IOException | RuntimeException e) {
                 channel.close();
                 channel = null;
                 throw e;
@@ -116,8 +129,16 @@ final class MachineShare {
         }
     }
 
-    /** Takes the lock on the open channel, waiting at most {@link #MAX_WAIT}. */
-    private static FileLock await(boolean shared) throws IOException {
+    private static FileChannel turnstile() throws IOException {
+        return open(folder.resolve(".machine.turnstile"));
+    }
+
+    private static FileChannel open(Path file) throws IOException {
+        return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+    }
+
+    /** Takes the lock on an open channel, waiting at most {@link #MAX_WAIT}. */
+    private static FileLock await(FileChannel channel, boolean shared) throws IOException {
         long started = System.nanoTime();
         long deadline = started + MAX_WAIT.toNanos();
         boolean said = false;
@@ -129,7 +150,7 @@ final class MachineShare {
                 }
                 if (!said) {
                     said = true;
-                    System.err.println("[cell] waiting for the machine: " + (shared ? "a test runs alone" : "another fork's cell runs"));
+                    System.err.println("[cell] waiting for the machine: " + (shared ? "a test runs alone or waits for it" : "another fork's cell runs"));
                 }
                 Thread.sleep(500);
             }
