@@ -268,6 +268,20 @@ public final class CapKeeper {
 
     /** Whether {@code accountId}'s apps may be served now. */
     public Verdict verdict(long accountId) {
+        return judge(accountId, null, 0);
+    }
+
+    /**
+     * The verdict for {@code requests} requests of {@code app} (owned by {@code accountId}), and,
+     * when it is {@link Verdict.Awake}, those requests counted as {@link #count} would: the verdict
+     * is the one before they count. One pass under the account's monitor where a verdict and a
+     * count took two (issue 15: every request of an account's apps takes it).
+     */
+    public Verdict admit(long accountId, String app, long requests) {
+        return judge(accountId, app, requests);
+    }
+
+    private Verdict judge(long accountId, String app, long requests) {
         Account account = accounts.get(accountId);
         if (account == null) {
             return new Verdict.Unknown(accountId);
@@ -285,6 +299,9 @@ public final class CapKeeper {
             asleep = state.reached(unbilled);
             changed = account.asleep == null || account.asleep != asleep;
             account.asleep = asleep;
+            if (!asleep && app != null && requests > 0) {
+                account.add(account.open, app, requests, 0);
+            }
         }
         if (changed) {
             log.log(Level.INFO, "cap: account {0} is {1}: {2} of {3} cents used in {4}, of which {5} counted here and not billed yet",

@@ -172,6 +172,21 @@ class CapKeeperTest {
     }
 
     @Test
+    void admit_judges_before_counting_and_counts_only_what_it_lets_through() {
+        CapKeeper keeper = keeper(null);
+        assertThat(keeper.admit(ANA, "guestbook", 1)).as("never received").isEqualTo(new Verdict.Unknown(ANA));
+        keeper.offer(sign(state(1, "2026-03", 1, 0, NOW))); // 1 cent: 20 requests
+        for (int i = 0; i < 20; i++) {
+            assertThat(keeper.admit(ANA, "guestbook", 1)).as("request %d", i + 1).isInstanceOf(Verdict.Awake.class);
+        }
+        assertThat(keeper.admit(ANA, "guestbook", 1)).as("the 21st: the 20 counted reach the cap").isInstanceOf(Verdict.Asleep.class);
+        assertThat(keeper.admit(ANA, "guestbook", 1)).isInstanceOf(Verdict.Asleep.class);
+        UsageBatch batch = keeper.nextBatch().orElseThrow();
+        assertThat(batch.items()).as("the unknown and the refused requests were not counted")
+                .containsExactly(new CapKeeper.UsageItem("guestbook", 20, 0));
+    }
+
+    @Test
     void a_state_whose_period_is_over_still_caps_and_only_a_new_state_wakes_the_account() {
         CapKeeper keeper = keeper(null);
         keeper.offer(sign(state(5, "2026-03", 1, 0, NOW)));

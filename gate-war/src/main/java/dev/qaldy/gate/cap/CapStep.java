@@ -42,13 +42,12 @@ public class CapStep {
     public boolean admit(String app, long accountId, HttpServletRequest req, HttpServletResponse res) throws IOException {
         Verdict verdict;
         try {
-            verdict = verdict(accountId);
+            verdict = admit(accountId, app);
         } catch (RuntimeException e) {
             log.log(Level.WARNING, "gate: the cap step failed for " + app + "; answering 503", e);
             verdict = new Verdict.Unknown(accountId);
         }
         if (verdict instanceof Verdict.Awake) {
-            memory.keeper().ifPresent(keeper -> keeper.count(accountId, app, 1, 0));
             res.setHeader(HEADER, "awake");
             return true;
         }
@@ -64,17 +63,20 @@ public class CapStep {
         return false;
     }
 
-    /** The verdict, fetching the account's state first when this gate never received it. */
-    Verdict verdict(long accountId) {
+    /**
+     * The verdict for one request of {@code app}, counted when awake; the account's state is
+     * fetched first when this gate never received it.
+     */
+    Verdict admit(long accountId, String app) {
         Optional<CapKeeper> keeper = memory.keeper();
         if (keeper.isEmpty() || accountId <= 0) {
             return new Verdict.Unknown(accountId);
         }
-        Verdict verdict = keeper.get().verdict(accountId);
+        Verdict verdict = keeper.get().admit(accountId, app, 1);
         if (verdict instanceof Verdict.Unknown) {
             Optional<CapSync> sync = memory.ready();
             if (sync.isPresent() && sync.get().fetch(accountId)) {
-                verdict = keeper.get().verdict(accountId);
+                verdict = keeper.get().admit(accountId, app, 1);
             }
         }
         return verdict;

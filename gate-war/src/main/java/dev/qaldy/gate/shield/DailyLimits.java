@@ -85,7 +85,7 @@ public final class DailyLimits {
     private final long maxCounters;
     /** Days by zone: bounded by the zones the JVM knows (only those reach here). */
     private final ConcurrentMap<ZoneId, Days> daysByZone = new ConcurrentHashMap<>();
-    private final Cache<String, Day> counters;
+    private final Cache<String, DayCounter> counters;
     /** When what was kept was lost; null when nothing was. */
     private volatile Instant lostAt;
 
@@ -144,20 +144,20 @@ public final class DailyLimits {
                 .maximumSize(maxCounters)
                 .ticker(meter::currentTimeNanos)
                 .executor(Runnable::run)
-                .expireAfter(new Expiry<String, Day>() {
+                .expireAfter(new Expiry<String, DayCounter>() {
                     @Override
-                    public long expireAfterCreate(String app, Day day, long now) {
-                        return day.keepFor();
+                    public long expireAfterCreate(String app, DayCounter day, long now) {
+                        return day.keepFor(now);
                     }
 
                     @Override
-                    public long expireAfterUpdate(String app, Day day, long now, long left) {
-                        return day.keepFor();
+                    public long expireAfterUpdate(String app, DayCounter day, long now, long left) {
+                        return day.keepFor(now);
                     }
 
                     @Override
-                    public long expireAfterRead(String app, Day day, long now, long left) {
-                        return day.keepFor(); // each count reads its counter first
+                    public long expireAfterRead(String app, DayCounter day, long now, long left) {
+                        return day.keepFor(now); // each count reads its counter first
                     }
                 })
                 .build();
@@ -180,8 +180,8 @@ public final class DailyLimits {
         // A read, not compute (issue 15: every request of one app waited on compute's map lock): the read sets
         // the counter's expiry from its state before this count, which is late enough unless this count made the
         // time it must be kept grow; then the expiry is set anew, so no counter in force is dropped.
-        Day counter = counters.get(app, a -> new Day(now, mono, wanted, usedUp(wanted, now)));
-        Day.Counted counted = counter.count(now, mono, perDay, wanted);
+        DayCounter counter = counters.get(app, a -> new DayCounter(now, mono, wanted, usedUp(wanted, now)));
+        DayCounter.Counted counted = counter.count(now, mono, perDay, wanted);
         if (counted.moved()) {
             counters.asMap().computeIfPresent(app, (a, day) -> day);
         }
@@ -219,7 +219,7 @@ public final class DailyLimits {
             return;
         }
         long mono = meter.currentTimeNanos();
-        counters.asMap().computeIfAbsent(kept.app(), app -> new Day(now, mono, daysIn(kept.zone()), kept.count(), kept.endsAt()));
+        counters.asMap().computeIfAbsent(kept.app(), app -> new DayCounter(now, mono, daysIn(kept.zone()), kept.count(), kept.endsAt()));
     }
 
     /**
@@ -306,136 +306,9 @@ public final class DailyLimits {
     /** A count above any daily limit: the day is used up. */
     static final long USED_UP = Long.MAX_VALUE / 4;
 
-    private static long saturatedAdd(long a, long b) {
+    /** {@code a + b}, or {@link Long#MAX_VALUE} where it would overflow. */
+    static long saturatedAdd(long a, long b) {
         long sum = a + b;
         return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
-    }
-
-    /** One app's counter: its days (zone), its day, when that day ends on the monotonic clock, and the count. */
-    static final class Day {
-        private Days days;
-        private long date;
-        private long endsAtMono;
-        private long count;
-        private boolean refused;
-        /**
-         * How long, from the last request, until this date is over on both clocks (nanoseconds).
-         * Written under this counter's monitor; volatile so the cache's expiry, asked on every read,
-         * takes no monitor of its own.
-         */
-        private volatile long leftAtLastRequest;
-        /** The count at the last snapshot, for its reserve. */
-        private long countAtSnapshot;
-        /**
-         * The start of the day after {@code date} in {@code days}' zone, as an instant and zoned:
-         * worked out when the date or the zone changes, never per request (issue 15: the zone
-         * arithmetic inside this monitor made every request of a busy app wait for the others,
-         * a quarter of the gate's time under wrk).
-         */
-        private Instant nextStart;
-        private ZonedDateTime next;
-
-        /** A counter opening now; {@code usedUp}: what was kept was lost today, so today counts as used up. */
-        Day(Instant now, long mono, Days days, boolean usedUp) {
-            this.days = days;
-            open(days.dayOf(now), now, mono);
-            if (usedUp) {
-                count = USED_UP;
-                leftAtLastRequest = Math.max(0, endsAtMono - mono);
-            }
-        }
-
-        /** A counter kept before a restart: {@code count} stands until {@code endsAt} (wall clock), at least. */
-        Day(Instant now, long mono, Days days, long count, Instant endsAt) {
-            this(now, mono, days, false);
-            this.count = count;
-            this.countAtSnapshot = count;
-            endsAtMono = Math.max(endsAtMono, mono + nanosUntil(now, endsAt));
-            leftAtLastRequest = Math.max(0, endsAtMono - mono);
-        }
-
-        /** This counter as kept across a restart; empty when it counted nothing. */
-        synchronized java.util.Optional<Kept> kept(String app, boolean reserve, Instant now, long mono) {
-            if (count == 0) {
-                return java.util.Optional.empty();
-            }
-            long written = reserve ? saturatedAdd(count, Math.max(0, count - countAtSnapshot)) : count;
-            countAtSnapshot = count;
-            Instant end = nextStart;
-            Instant monoEnd = now.plusNanos(Math.max(0, endsAtMono - mono));
-            return java.util.Optional.of(new Kept(app, days.zone(), Math.min(written, USED_UP), monoEnd.isAfter(end) ? monoEnd : end));
-        }
-
-        private void open(long newDate, Instant now, long mono) {
-            date = newDate;
-            count = 0;
-            refused = false;
-            dated();
-            endsAtMono = mono + nanosUntil(now, nextStart);
-            leftAtLastRequest = endsAtMono - mono; // a new counter is kept past its whole day
-        }
-
-        /**
-         * What one count said, and whether the time this counter must be kept grew with it (a later date,
-         * another zone, the wall clock stepped back): the expiry its read set is then too early.
-         */
-        record Counted(Outcome outcome, boolean moved) {
-        }
-
-        /** Sets {@link #nextStart} and {@link #next} from {@code date} and {@code days}. */
-        private void dated() {
-            nextStart = days.startOf(date + 1);
-            next = nextStart.atZone(days.zone());
-        }
-
-        synchronized Counted count(Instant now, long mono, long perDay, Days wanted) {
-            // Before the next day's start the wall clock's date is this one (or earlier, the clock stepped back): no zone arithmetic.
-            long wallDate = now.isBefore(nextStart) ? date : days.dayOf(now);
-            long keptBefore = leftAtLastRequest;
-            if (wallDate > date && mono - endsAtMono >= 0) {
-                open(wallDate, now, mono);
-            }
-            if (!wanted.equals(days)) {
-                moveTo(wanted);
-            }
-            long wait = Math.max(nanosUntil(now, nextStart), Math.max(0, endsAtMono - mono));
-            leftAtLastRequest = wait;
-            boolean moved = wait > keptBefore;
-            if (count >= perDay) {
-                boolean first = !refused;
-                refused = true;
-                return new Counted(new Outcome(false, perDay, 0, wait, next, first), moved);
-            }
-            count++;
-            return new Counted(new Outcome(true, perDay, perDay - count, 0, next, false), moved);
-        }
-
-        /**
-         * A change of zone: today runs on to the first start of day in {@code wanted} at or after
-         * its end (never earlier, so nothing is granted), with its count; then {@code wanted}'s days.
-         */
-        private void moveTo(Days wanted) {
-            Instant end = nextStart;
-            long newDate = wanted.dayOf(end.minusNanos(1));
-            Instant newEnd = wanted.startOf(newDate + 1);
-            endsAtMono += nanosUntil(end, newEnd);
-            days = wanted;
-            date = newDate;
-            dated();
-        }
-
-        /** How long to keep this counter after its last request. */
-        long keepFor() {
-            return leftAtLastRequest + KEPT_AFTER_ITS_DAY.toNanos();
-        }
-
-        /** Nanoseconds from {@code now} to {@code then}; 0 when it has passed, saturated far ahead. */
-        private static long nanosUntil(Instant now, Instant then) {
-            Duration left = Duration.between(now, then);
-            if (left.isNegative()) {
-                return 0;
-            }
-            return left.compareTo(Duration.ofDays(365 * 100L)) > 0 ? Duration.ofDays(365 * 100L).toNanos() : left.toNanos();
-        }
     }
 }

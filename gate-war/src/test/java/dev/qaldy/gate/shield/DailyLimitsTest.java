@@ -356,6 +356,47 @@ class DailyLimitsTest {
         assertThat(kiri.nextDay().getZone()).isEqualTo(kiritimati);
     }
 
+    /** Issue 15: a count takes no monitor within its day, so many request threads at once must still stop at the limit. */
+    @Test
+    void requestThreadsCountingAtOnceAreLetThroughExactlyTheDaysLimit() throws Exception {
+        FakeTime time = at("2025-06-01T09:00", ZoneId.of("UTC"));
+        DailyLimits days = new DailyLimits(time, time, ZoneId.of("UTC"), 100);
+        long perDay = 7_777;
+        int threads = 4;
+        int each = 5_000;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<long[]>> counted = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                counted.add(pool.submit(() -> {
+                    start.await();
+                    long allowed = 0;
+                    long firstRefusals = 0;
+                    for (int i = 0; i < each; i++) {
+                        Outcome o = days.count("busy", perDay);
+                        allowed += o.allowed() ? 1 : 0;
+                        firstRefusals += o.firstRefusal() ? 1 : 0;
+                    }
+                    return new long[] {allowed, firstRefusals};
+                }));
+            }
+            start.countDown();
+            long allowed = 0;
+            long firstRefusals = 0;
+            for (java.util.concurrent.Future<long[]> f : counted) {
+                long[] r = f.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                allowed += r[0];
+                firstRefusals += r[1];
+            }
+            assertThat(allowed).as("let through of %d requests", threads * each).isEqualTo(perDay);
+            assertThat(firstRefusals).as("the first refusal is said once").isEqualTo(1);
+            assertThat(days.count("busy", perDay).remaining()).isZero();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private static int countIn(DailyLimits days, String app, long perDay, ZoneId zone) {
         int counted = 0;
         while (days.count(app, perDay, zone).allowed()) {
