@@ -1,6 +1,8 @@
 // The console's session: the control plane's token, kept in sessionStorage (one tab, gone
 // when the tab closes). Nothing else about the person is trusted from storage.
 
+import { forgetKept } from './kept.js';
+
 const TOKEN_KEY = 'qaldy.token';
 const EXPIRES_KEY = 'qaldy.expiresAt';
 const EMAIL_KEY = 'qaldy.email';
@@ -48,12 +50,14 @@ export function isSignedIn() {
 }
 
 export function saveSession({ token, expiresAt }, email) {
+  if (read(EMAIL_KEY) !== (email ?? null)) forgetKept(); // another person in this tab
   write(TOKEN_KEY, token);
   write(EXPIRES_KEY, expiresAt ?? null);
   write(EMAIL_KEY, email ?? null);
 }
 
 export function clearSession() {
+  forgetKept(); // what the console read for this person goes with the session
   write(TOKEN_KEY, null);
   write(EXPIRES_KEY, null);
   write(EMAIL_KEY, null);

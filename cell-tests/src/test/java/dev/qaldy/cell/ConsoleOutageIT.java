@@ -118,6 +118,7 @@ class ConsoleOutageIT {
         browser.screenshot(screenshots().resolve("console-outage.png"));
 
         aPersonWhoOpensTheConsoleDuringTheOutageSeesItLoadAndSaysWhy(driver);
+        movingToAnotherPageAndBackKeepsTheAppsTheConsoleRead(driver);
 
         cell.qaldy("start", "control");
 
@@ -132,6 +133,29 @@ class ConsoleOutageIT {
     }
 
     /**
+     * Issue 20: with the control plane still down, the first tab moves to another page and back to
+     * its apps: the list it read before the outage is shown again, marked with the time it was read,
+     * with its Open button and address, never "will load when it is back" over an empty list.
+     */
+    private static void movingToAnotherPageAndBackKeepsTheAppsTheConsoleRead(WebDriver driver) throws Exception {
+        driver.get("http://" + cell.publicHost() + "/console/#/billing");
+        new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("#/billing"));
+        assertThat(driver.findElements(By.cssSelector("[data-app='guestbook']"))).as("another page").isEmpty();
+        driver.get("http://" + cell.publicHost() + "/console/#/apps");
+        WebElement waiting = new WebDriverWait(driver, Duration.ofSeconds(10)).until(
+                ExpectedConditions.visibilityOfElementLocated(By.id("apps-waiting")));
+        assertThat(waiting.getText()).startsWith("The control plane is not answering; these are your apps as of ")
+                .endsWith(", and the list will refresh when it is back.");
+        Instant asOf = Instant.parse(waiting.getDomAttribute("data-as-of"));
+        assertThat(asOf).as("read before the outage, in this tab").isBefore(Instant.now());
+        WebElement row = driver.findElement(By.cssSelector("[data-app='guestbook']"));
+        assertThat(row.isDisplayed()).isTrue();
+        assertThat(row.findElement(By.cssSelector("[data-open='guestbook']")).isDisplayed()).as("Open stays").isTrue();
+        assertThat(row.findElement(By.cssSelector(".app-url a")).getDomAttribute("href")).as("the address stays").contains("guestbook");
+        browser.screenshot(screenshots().resolve("console-outage-apps-kept.png"));
+    }
+
+    /**
      * With the control plane still down, in a second tab (the first must not reload): the console's
      * files come from the gate; signed out, the sign-in form shows and the banner follows; signed
      * in (the first tab's session copied), the apps page says at once that its list waits for the
@@ -143,7 +167,9 @@ class ConsoleOutageIT {
             assertThat(answer.statusCode()).as(file + " from the gate with the API down").isEqualTo(200);
         }
         JavascriptExecutor js = (JavascriptExecutor) driver;
-        String session = (String) js.executeScript("return JSON.stringify(Object.assign({}, sessionStorage));");
+        // The session only, not what the first tab kept of the API's answers: this tab has read nothing yet.
+        String session = (String) js.executeScript("var s = {}; Object.keys(sessionStorage).forEach(function (k) {"
+                + " if (k.indexOf('qaldy.kept.') !== 0) { s[k] = sessionStorage.getItem(k); } }); return JSON.stringify(s);");
         String first = driver.getWindowHandle();
         driver.switchTo().newWindow(WindowType.TAB);
         try {

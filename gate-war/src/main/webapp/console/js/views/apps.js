@@ -5,6 +5,7 @@ import { h, loading, messageLine, replace, safeHttpUrl, say, whileBusy } from '.
 import { navigate, flash } from '../router.js';
 import { openApp, openFailure } from './open.js';
 import { LIST_WAITS, explain, waitingNote, whenBack } from '../outage.js';
+import { asOf, keep, kept } from '../kept.js';
 
 export function appsView(ctx) {
   const list = h('ul', { id: 'app-list', class: 'app-list', 'aria-labelledby': 'list-title', 'aria-busy': 'true' });
@@ -92,10 +93,16 @@ export function appsView(ctx) {
       if (ctx.signal.aborted || error.handled) return;
       list.setAttribute('aria-busy', 'false');
       if (error.notAnswering) {
-        // What the list already showed stays; it loads again on the control plane's first answer.
-        replace(listState, waitingNote(list.children.length
-          ? 'The control plane is not answering; this list will refresh when it is back.'
-          : LIST_WAITS, 'apps-waiting'));
+        // What the list already showed stays, or what this tab last read; it loads again on the first answer.
+        let last = list.children.length ? null : kept('/apps');
+        if (last && !Array.isArray(last.data)) last = null;
+        if (last) show(last.data);
+        replace(listState, waitingNote(last
+          ? `The control plane is not answering; these are your apps as of ${asOf(last.at)}, and the list will refresh when it is back.`
+          : list.children.length
+            ? 'The control plane is not answering; this list will refresh when it is back.'
+            : LIST_WAITS, 'apps-waiting'));
+        if (last) listState.firstChild.dataset.asOf = last.at.toISOString();
         whenBack(load, ctx.signal);
         return;
       }
@@ -107,7 +114,13 @@ export function appsView(ctx) {
     }
     if (ctx.signal.aborted) return;
     apps = Array.isArray(apps) ? apps : [];
-    apps.sort((a, b) => String(a.name).localeCompare(String(b.name)));
+    keep('/apps', apps);
+    show(apps);
+  }
+
+  /** Shows `apps` (the API's list, or the one this tab kept). */
+  function show(apps) {
+    apps = [...apps].sort((a, b) => String(a.name).localeCompare(String(b.name)));
     list.setAttribute('aria-busy', 'false');
     if (apps.length === 0) {
       replace(listState,
