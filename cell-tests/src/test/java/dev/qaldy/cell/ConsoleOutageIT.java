@@ -153,6 +153,19 @@ class ConsoleOutageIT {
         assertThat(row.findElement(By.cssSelector("[data-open='guestbook']")).isDisplayed()).as("Open stays").isTrue();
         assertThat(row.findElement(By.cssSelector(".app-url a")).getDomAttribute("href")).as("the address stays").contains("guestbook");
         browser.screenshot(screenshots().resolve("console-outage-apps-kept.png"));
+
+        // The app's own page, never opened in this tab: its overview from the list read before, its builds wait.
+        driver.get("http://" + cell.publicHost() + "/console/#/apps/guestbook");
+        WebElement app = new WebDriverWait(driver, Duration.ofSeconds(10)).until(
+                ExpectedConditions.visibilityOfElementLocated(By.id("app-waiting")));
+        assertThat(app.getText()).startsWith("The control plane is not answering; this is guestbook as of ")
+                .endsWith(", and the page will refresh when it is back.");
+        assertThat(new WebDriverWait(driver, Duration.ofSeconds(10)).until(
+                ExpectedConditions.visibilityOfElementLocated(By.id("builds-waiting"))).getText())
+                .as("builds this tab never read").isEqualTo("The control plane is not answering; this list will load when it is back.");
+        browser.screenshot(screenshots().resolve("console-outage-app-kept.png"));
+        driver.get("http://" + cell.publicHost() + "/console/#/apps"); // where the rest of the test looks
+        new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.visibilityOfElementLocated(By.id("apps-waiting")));
     }
 
     /**

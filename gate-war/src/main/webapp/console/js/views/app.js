@@ -6,6 +6,7 @@ import { h, loading, messageLine, replace, safeHttpUrl, say, setDisabled, timeEl
 import { navigate, flash } from '../router.js';
 import { openApp, openFailure } from './open.js';
 import { LIST_WAITS, explain, waitingNote, whenBack } from '../outage.js';
+import { asOf, keep, kept } from '../kept.js';
 import { hooksSection, schedulesSection } from './jobs.js';
 import { shieldSection } from './shield.js';
 
@@ -64,7 +65,19 @@ export function appView(ctx) {
     } catch (error) {
       if (ctx.signal.aborted || error.handled) return;
       if (error.notAnswering) {
-        replace(body, waitingNote('The control plane is not answering; this page will load when it is back.', 'app-waiting'));
+        // What this tab read of the app before, marked with its time; the page loads again on the first answer.
+        const last = kept('/apps');
+        const known = last && Array.isArray(last.data) ? last.data.find((a) => String(a.name) === name) : null;
+        const note = waitingNote(known
+          ? `The control plane is not answering; this is ${name} as of ${asOf(last.at)}, and the page will refresh when it is back.`
+          : 'The control plane is not answering; this page will load when it is back.', 'app-waiting');
+        if (known) {
+          note.dataset.asOf = last.at.toISOString();
+          renderApp(ctx, known, body);
+          body.prepend(note);
+        } else {
+          replace(body, note);
+        }
         whenBack(load, ctx.signal);
         return;
       }
@@ -74,6 +87,7 @@ export function appView(ctx) {
       return;
     }
     if (ctx.signal.aborted) return;
+    if (Array.isArray(apps)) keep('/apps', apps);
     const app = (Array.isArray(apps) ? apps : []).find((a) => String(a.name) === name);
     if (!app) {
       replace(body,
@@ -349,8 +363,13 @@ function buildsSection(ctx, name, state, setLive) {
     } catch (error) {
       if (ctx.signal.aborted || error.handled) return;
       if (error.notAnswering) {
+        const last = rows.size ? null : kept(`/apps/${seg(name)}/builds`);
+        if (last && Array.isArray(last.data)) {
+          for (const build of last.data) upsert(build);
+          sortRows();
+        }
         replace(listState, waitingNote(rows.size
-          ? 'The control plane is not answering; this list will refresh when it is back.'
+          ? `The control plane is not answering; ${last ? `these are the builds as of ${asOf(last.at)}, and ` : ''}this list will refresh when it is back.`
           : LIST_WAITS, 'builds-waiting'));
         whenBack(loadList, ctx.signal);
         return;
@@ -362,6 +381,7 @@ function buildsSection(ctx, name, state, setLive) {
     }
     if (ctx.signal.aborted) return;
     builds = Array.isArray(builds) ? builds : [];
+    keep(`/apps/${seg(name)}/builds`, builds);
     for (const build of builds) upsert(build);
     sortRows();
     if (rows.size === 0) {
@@ -520,8 +540,10 @@ function sharingSection(ctx, name) {
     } catch (error) {
       if (ctx.signal.aborted || error.handled) return;
       if (error.notAnswering) {
+        const last = list.children.length ? null : kept(`/apps/${seg(name)}/shares`);
+        if (last && Array.isArray(last.data)) showShares(last.data);
         replace(listState, waitingNote(list.children.length
-          ? 'The control plane is not answering; this list will refresh when it is back.'
+          ? `The control plane is not answering; ${last ? `these are the people as of ${asOf(last.at)}, and ` : ''}this list will refresh when it is back.`
           : LIST_WAITS, 'shares-waiting'));
         whenBack(loadList, ctx.signal);
         return;
@@ -532,7 +554,13 @@ function sharingSection(ctx, name) {
       return;
     }
     if (ctx.signal.aborted) return;
-    const emails = (Array.isArray(shares) ? shares : [])
+    shares = Array.isArray(shares) ? shares : [];
+    keep(`/apps/${seg(name)}/shares`, shares);
+    showShares(shares);
+  }
+
+  function showShares(shares) {
+    const emails = shares
       .map((s) => String(s.email))
       .sort((a, b) => a.localeCompare(b));
     replace(list, emails.map(shareItem));
