@@ -134,6 +134,8 @@ class ControlPlaneIT {
         assertProblem(api.post("api/v1/people", json("email", email.toLowerCase(), "password", PASSWORD), null), 409, "already exists");
         assertProblem(api.post("api/v1/people", json("email", "not-an-email", "password", PASSWORD), null), 400, "email");
         assertProblem(api.post("api/v1/people", json("email", unique("b") + "@example.com", "password", "short"), null), 400, "10 to 128");
+        assertProblem(api.post("api/v1/people", json("email", unique("c") + "@example.com", "password", "Password123"), null), 400,
+                "one of the most common ones");
 
         Reply signedIn = api.post("api/v1/sessions", json("email", email, "password", PASSWORD), null);
         assertThat(signedIn.status()).as(signedIn.toString()).isEqualTo(201);

@@ -33,10 +33,23 @@ class EmailAndPasswordRulesTest {
 
     @Test
     void passwords_are_10_to_128_characters() {
-        assertThatCode(() -> PasswordRule.check("x".repeat(10))).doesNotThrowAnyException();
+        assertThatCode(() -> PasswordRule.check("q7w-lm2zpx")).doesNotThrowAnyException();
         assertThatCode(() -> PasswordRule.check("x".repeat(128))).doesNotThrowAnyException();
         assertThatThrownBy(() -> PasswordRule.check("x".repeat(9))).hasMessageContaining("10 to 128");
         assertThatThrownBy(() -> PasswordRule.check("x".repeat(129))).hasMessageContaining("10 to 128");
         assertThatThrownBy(() -> PasswordRule.check(null)).isInstanceOf(InvalidInput.class);
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"password123", "PASSWORD123", "qwertyuiop", "1234567890", "iloveyou123"})
+    void aCommonPasswordIsRefusedWithAWayForward(String common) {
+        assertThatThrownBy(() -> PasswordRule.check(common)).isInstanceOf(InvalidInput.class)
+                .hasMessageStartingWith("This password is one of the most common ones").hasMessageContaining("Choose another");
+    }
+
+    @Test
+    void anUncommonPasswordIsTaken() {
+        assertThatCode(() -> PasswordRule.check("correct horse battery")).doesNotThrowAnyException();
+        assertThatCode(() -> PasswordRule.check("pumpkin-ledger-42-otter")).doesNotThrowAnyException();
     }
 }
