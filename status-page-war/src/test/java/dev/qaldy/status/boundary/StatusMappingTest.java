@@ -2,9 +2,9 @@ package dev.qaldy.status.boundary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.qaldy.status.boundary.StatusMapping.ComponentStatus;
 import dev.qaldy.status.boundary.StatusMapping.Indicator;
 import dev.qaldy.status.probes.entity.ComponentState;
+import dev.qaldy.status.probes.entity.ComponentStatus;
 import dev.qaldy.status.probes.entity.Health;
 import dev.qaldy.status.probes.entity.Reason;
 import java.time.Duration;

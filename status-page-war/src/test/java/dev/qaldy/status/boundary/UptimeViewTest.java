@@ -3,11 +3,13 @@ package dev.qaldy.status.boundary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.qaldy.status.probes.entity.CellsFormat;
+import dev.qaldy.status.probes.entity.ComponentStatus;
 import dev.qaldy.status.probes.entity.DayCount;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** uptime.json: 90 UTC days per component, oldest first, null for days without data. */
@@ -18,7 +20,8 @@ class UptimeViewTest {
         LocalDate today = LocalDate.of(2025, 4, 1);
         JsonObject uptime = UptimeView.of("Qaldy status",
                 CellsFormat.parse("local=gate:http://a:1,control:http://a:2").get(0).components(),
-                List.of(new DayCount("local.gate", today.toEpochDay(), 3, 1, 0)), today, 90, 0);
+                List.of(new DayCount("local.gate", today.toEpochDay(), 3, 1, 0)), today, 90, 0,
+                Map.of("local.gate", ComponentStatus.OPERATIONAL));
 
         assertThat(uptime.getInt("days")).isEqualTo(90);
         assertThat(uptime.getString("first_day")).isEqualTo("2025-01-02");
