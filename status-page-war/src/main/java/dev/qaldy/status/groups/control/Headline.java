@@ -39,7 +39,7 @@ public final class Headline {
         if (working.size() == all) {
             return "Everything is working.";
         }
-        if (broken.size() == all) {
+        if (groups.stream().allMatch(g -> g.status() == ComponentStatus.MAJOR_OUTAGE)) {
             return capital(list(nouns(broken, false, false)).words()) + " are all down.";
         }
         if (starting.size() == all) {

@@ -48,6 +48,8 @@ class HeadlineTest {
                         "Apps are down; sign-in, the console and builds keep working; webhooks and schedules wait."),
                 Arguments.of("down down down down down down",
                         "Apps, sign-in, changes, builds, webhooks and schedules are all down."),
+                Arguments.of("part down down down down down",
+                        "Some apps are down; sign-in, changes, builds, webhooks and schedules wait."),
                 Arguments.of("ok ok ok down ok ok", "Builds wait; everything else keeps working."),
                 Arguments.of("ok ok ok ok ok down", "Schedules wait; everything else keeps working."),
                 Arguments.of("part part part part part ok", "Some apps are down; schedules keep working; "
