@@ -7,14 +7,16 @@ var QaldyStatus = (function () {
     degraded_performance: 'Slow',
     partial_outage: 'Partly down',
     major_outage: 'Down',
-    unknown: 'Unknown'
+    unknown: 'Unknown',
+    starting: 'Starting'
   };
   var STATUS_ICONS = {
     operational: '\u2713',          // check mark
     degraded_performance: '!',
     partial_outage: '!',
     major_outage: '\u2715',         // multiplication x
-    unknown: '?'
+    unknown: '?',
+    starting: '\u2026'            // ellipsis
   };
   var INCIDENT_WORDS = {
     investigating: 'Investigating',

@@ -1,6 +1,7 @@
 /*
  * Qaldy status page: reads api/v2/summary.json every few seconds and api/v2/uptime.json every
- * minute, and draws the banner, each cell and component (with data-component and data-status),
+ * minute, and draws the banner with its one-sentence headline, what people can do (one row per
+ * group, with data-group and data-status), each cell and component (with data-component and data-status),
  * incidents (with data-incident-status) and 90-day uptime bars (the percentage over the days with data). When fresh data cannot be had
  * (an error, no answer within FETCH_TIMEOUT_MS, or no summary for STALE_MS) it says "no data since …" and never shows green.
  */
@@ -72,9 +73,13 @@
       return el('p', { 'class': 'uptime muted', text: 'Uptime history is loading.' });
     }
     var bars = el('div', { 'class': 'bars' });
-    uptime.days.forEach(function (day) {
-      var label = day.date + ': ' + (day.uptime_percent === null ? 'no data' : formatPercent(day.uptime_percent) + ' up');
-      bars.appendChild(el('span', { 'class': 'bar', 'data-uptime': barClass(day.uptime_percent), 'data-date': day.date, title: label }));
+    var status = shownStatus(component);
+    var unsureNow = status === 'unknown' || status === 'starting';
+    uptime.days.forEach(function (day, i) {
+      // Today's bar is never green beside an "Unknown" or "Starting": nobody knows how today goes.
+      var percent = unsureNow && i === uptime.days.length - 1 ? null : day.uptime_percent;
+      var label = day.date + ': ' + (percent === null ? 'no data' : formatPercent(percent) + ' up');
+      bars.appendChild(el('span', { 'class': 'bar', 'data-uptime': barClass(percent), 'data-date': day.date, title: label }));
     });
     var days = uptime.days.length;
     // The percentage covers only the days with data: say how many, never imply all the days.
@@ -95,6 +100,32 @@
     ]);
   }
 
+  function stateEl(status, text) {
+    return el('span', { 'class': 'state' }, [
+      el('span', { 'class': 'icon', 'aria-hidden': 'true', text: S.STATUS_ICONS[status] }),
+      el('span', { 'class': 'state-text', text: text })
+    ]);
+  }
+
+  /** One way of using the platform: its status (unknown without fresh data), what it covers, the parts it relies on. */
+  function groupEl(group, names) {
+    var status = failingSince ? 'unknown' : group.status;
+    var text = failingSince ? 'No data' : (S.STATUS_WORDS[status] || status);
+    var parts = (group.components || []).map(function (id) { return names[id] || id; });
+    return el('li', { 'class': 'group', 'data-group': group.id, 'data-status': status }, [
+      el('div', { 'class': 'component-row' }, [el('h3', { 'class': 'group-name', text: group.name }), stateEl(status, text)]),
+      el('p', { 'class': 'covers', text: group.description }),
+      parts.length ? el('p', { 'class': 'relies muted', text: 'Relies on: ' + parts.join(', ') + '.' }) : null
+    ]);
+  }
+
+  function renderGroups(summary) {
+    var names = componentNames(summary);
+    var list = el('ol', { id: 'groups', 'class': 'components groups' });
+    (summary.groups || []).forEach(function (g) { list.appendChild(groupEl(g, names)); });
+    byId('groups').replaceWith(list);
+  }
+
   function componentEl(component) {
     var status = shownStatus(component);
     var stale = Boolean(failingSince || component.no_data_since);
@@ -109,11 +140,9 @@
     }, [
       el('div', { 'class': 'component-row' }, [
         el('h3', { 'class': 'component-name', text: component.name }),
-        el('span', { 'class': 'state' }, [
-          el('span', { 'class': 'icon', 'aria-hidden': 'true', text: S.STATUS_ICONS[status] }),
-          el('span', { 'class': 'state-text', text: stateText(component) })
-        ])
+        stateEl(status, stateText(component))
       ]),
+      component.role ? el('p', { 'class': 'role muted', text: component.role }) : null,
       el('p', { 'class': 'since' }, stateLine(component)),
       component.description && status !== 'operational'
         // Without fresh data the last description may say "Ready.": say it is the last known one.
@@ -128,7 +157,9 @@
     var banner = byId('overall');
     var text = byId('overall-text');
     var freshness = byId('freshness');
+    var headline = byId('headline');
     if (failingSince) {
+      headline.textContent = '';
       banner.setAttribute('data-indicator', 'unknown');
       banner.querySelector('.icon').textContent = '?';
       text.textContent = 'No fresh status data since ' + S.localTime(lastSuccessAt ? lastSuccessAt.toISOString() : null);
@@ -140,6 +171,8 @@
     banner.setAttribute('data-indicator', summary.status.indicator);
     banner.querySelector('.icon').textContent = indicatorWord(summary.status.indicator);
     if (text.textContent !== summary.status.description) text.textContent = summary.status.description;
+    var sentence = summary.status.headline || '';
+    if (headline.textContent !== sentence) headline.textContent = sentence;
     freshness.textContent = 'Checked at ' + S.localTime(summary.page.updated_at) + '. Updates every few seconds.';
   }
 
@@ -187,6 +220,7 @@
     byId('page-name').textContent = lastSummary.page.name;
     document.title = lastSummary.page.name + (failingSince ? ': no fresh data' : ': ' + lastSummary.status.description);
     renderBanner(lastSummary);
+    renderGroups(lastSummary);
     renderCells(lastSummary);
     renderIncidents(lastSummary);
     document.body.setAttribute('data-fresh', failingSince ? 'false' : 'true');

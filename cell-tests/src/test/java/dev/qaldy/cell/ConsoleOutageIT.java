@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.qaldy.drill.console.Browser;
 import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +33,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * banner goes and the changes come back, without a reload. Test 2 (last, since it stops the whole
  * cell but its status page: {@link StatusPageWhenTheCellIsStopped}): the status page says so, with
  * "since" times and incidents opened automatically (threshold shortened to 5 s through config),
- * and never shows green without fresh data.
+ * and never shows green without fresh data; before that, with the runtime host alone stopped, it
+ * says apps are down in people's words (issue 20, item 5). First of all, the new cell's status page
+ * has no start-up incident and no downtime.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleOutageIT {
@@ -57,6 +61,28 @@ class ConsoleOutageIT {
             if (cell != null) {
                 cell.close();
             }
+        }
+    }
+
+    /**
+     * Issue 20, item 5: a new cell's status page opens without a start-up incident and without
+     * downtime: a part not ready yet when the status page began watching it is starting, not down.
+     */
+    @Test
+    @Order(0)
+    void a_new_cells_status_page_opens_without_a_start_up_incident_or_downtime() throws Exception {
+        String origin = "http://127.0.0.1:" + cell.port("status");
+        JsonObject summary = Person.json(cell.send(HttpRequest.newBuilder(URI.create(origin + "/api/v2/summary.json"))
+                .timeout(Duration.ofSeconds(10)).GET().build()).body());
+        assertThat(summary.getJsonArray("incidents")).as("open incidents of a new cell: " + summary).isEmpty();
+        assertThat(summary.getJsonArray("resolved_incidents")).as("resolved incidents of a new cell").isEmpty();
+        assertThat(summary.getJsonObject("status").getString("indicator")).isNotIn("major", "critical");
+        assertThat(summary.getJsonArray("groups")).hasSize(6);
+        JsonObject uptime = Person.json(cell.send(HttpRequest.newBuilder(URI.create(origin + "/api/v2/uptime.json"))
+                .timeout(Duration.ofSeconds(10)).GET().build()).body());
+        for (JsonObject component : uptime.getJsonArray("components").getValuesAs(JsonObject.class)) {
+            JsonObject today = component.getJsonArray("days").getJsonObject(component.getJsonArray("days").size() - 1);
+            assertThat(today.getInt("down")).as(component.getString("id") + ": no downtime counted on a new cell").isZero();
         }
     }
 

@@ -36,7 +36,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * an operator signs in with the status page's own account and opens an incident, which the page
  * shows. Before all that, with the cell healthy, its own server frozen (SIGSTOP) for a while: the
  * open page then says "No data since …" on every row and nothing green, and comes back by itself
- * once the server answers again (SIGCONT). Leaves the cell stopped but for the status page.
+ * once the server answers again (SIGCONT). Then (issue 20, item 5) the runtime host alone stopped:
+ * the page's "Apps (already opened)" row says Down, the banner a major outage (never "Partial
+ * outage") and its one sentence "Apps are down; …" in people's words, with no part of the cell
+ * named in it. Leaves the cell stopped but for the status page.
  */
 final class StatusPageWhenTheCellIsStopped {
 
@@ -85,10 +88,12 @@ final class StatusPageWhenTheCellIsStopped {
             noGreenWithoutFreshData(cell, browser, screenshots);
 
             Instant beforeStop = Instant.now();
+            withTheRuntimeHostStoppedAppsAreDownInPeoplesWords(cell, browser, screenshots);
             List<String> cellProcesses = new ArrayList<>(Cell.COMPONENTS);
             cellProcesses.remove("status");
             List<String> stopOrder = new ArrayList<>(cellProcesses);
             Collections.reverse(stopOrder); // gate, runtime, control, db: the database last, as `down` does
+            stopOrder.remove("runtime"); // stopped already
             for (String component : stopOrder) {
                 cell.qaldy("stop", component);
             }
@@ -132,6 +137,12 @@ final class StatusPageWhenTheCellIsStopped {
             assertThat((String) state.get("text")).as("overall").containsIgnoringCase("outage").doesNotContainIgnoringCase("operational");
             assertThat((String) state.get("title")).doesNotContainIgnoringCase("operational");
             assertThat(state.get("cells")).as("the cell's own status").isIn("major", "critical");
+            Map<String, Object> groups = groups(page);
+            assertThat(groups.get("statuses")).as("every way of using the platform")
+                    .isEqualTo("apps=major_outage sign-in=major_outage console=major_outage builds=major_outage "
+                            + "webhooks=major_outage schedules=major_outage");
+            assertThat((String) groups.get("headline")).as("the sentence under the banner")
+                    .isEqualTo("Apps, sign-in, changes, builds, webhooks and schedules are all down.");
             browser.screenshot(screenshots.resolve("status-page-cell-stopped.png"));
 
             JsonObject summary = Person.json(get(cell, "/api/v2/summary.json").body());
@@ -226,6 +237,49 @@ final class StatusPageWhenTheCellIsStopped {
         }
         waitFor(browser, Duration.ofSeconds(45), "fresh data again once the status page's server answers",
                 r -> !r.isEmpty() && r.stream().allMatch(row -> "operational".equals(row.get("status")) && "false".equals(row.get("stale"))));
+    }
+
+    /**
+     * The runtime host alone stopped: every app answers 502, so the page must say apps are down, a
+     * major outage, in people's words, and what still works (sign-in, the console, builds).
+     */
+    private static void withTheRuntimeHostStoppedAppsAreDownInPeoplesWords(Cell cell, Browser browser, Path screenshots)
+            throws Exception {
+        JavascriptExecutor page = browser.driver;
+        cell.qaldy("stop", "runtime");
+        try {
+            new WebDriverWait(browser.driver, Duration.ofSeconds(60), Duration.ofMillis(500)).until(driver ->
+                    ((String) groups(page).get("statuses")).startsWith("apps=major_outage ")
+                            && "true".equals(pageState(page).get("fresh")));
+        } catch (TimeoutException e) {
+            throw new AssertionError("with the runtime host stopped, apps are not shown down within 60 s: "
+                    + groups(page) + " " + pageState(page), e);
+        }
+        Map<String, Object> groups = groups(page);
+        assertThat(groups.get("statuses")).isEqualTo("apps=major_outage sign-in=operational console=operational "
+                + "builds=operational webhooks=major_outage schedules=major_outage");
+        String headline = (String) groups.get("headline");
+        assertThat(headline).isEqualTo("Apps are down; sign-in, the console and builds keep working; webhooks and schedules wait.");
+        assertThat(headline).doesNotContainIgnoringCase("runtime").doesNotContainIgnoringCase("control plane");
+        String banner = browser.driver.findElement(By.id("overall")).getText();
+        assertThat(banner).contains("Major outage").contains(headline).doesNotContain("Partial outage");
+        assertThat(pageState(page).get("indicator")).isEqualTo("critical");
+        String apps = browser.driver.findElement(By.cssSelector("#groups li.group[data-group='apps']")).getText();
+        assertThat(apps).contains("Apps (already opened)").contains("Down").contains("Relies on: Gate, Runtime host");
+        String signIn = browser.driver.findElement(By.cssSelector("#groups li.group[data-group='sign-in']")).getText();
+        assertThat(signIn).contains("Sign-in and first opening").contains("Working");
+        assertThat(browser.driver.findElement(By.id("components-section")).getText())
+                .as("the parts stay below, labelled in plain words").contains("Runtime host").contains("Runs the apps.");
+        browser.screenshot(screenshots.resolve("status-page-runtime-stopped.png"));
+    }
+
+    /** The groups' statuses as "id=status …" in page order, and the headline sentence, read in one script. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> groups(JavascriptExecutor page) {
+        return (Map<String, Object>) page.executeScript("""
+                return { statuses: Array.from(document.querySelectorAll('#groups li.group')).map(function (li) {
+                           return li.dataset.group + '=' + li.dataset.status; }).join(' '),
+                         headline: document.getElementById('headline').textContent };""");
     }
 
     private static boolean allDownOrUnknown(List<Map<String, Object>> rows) {

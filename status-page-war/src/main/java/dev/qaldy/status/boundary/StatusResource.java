@@ -6,6 +6,8 @@ import dev.qaldy.status.platform.StatusSettings;
 import dev.qaldy.status.probes.control.ComponentStates;
 import dev.qaldy.status.probes.control.ProbeStore;
 import dev.qaldy.status.probes.entity.Component;
+import dev.qaldy.status.probes.entity.ComponentState;
+import dev.qaldy.status.probes.entity.ComponentStatus;
 import dev.qaldy.status.probes.entity.ProbeRecord;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -21,7 +23,9 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /** The public JSON the page (and anyone) reads; it reveals nothing but what the page shows. */
 @Path("v2")
@@ -68,8 +72,14 @@ public class StatusResource {
         long now = clock.millis();
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
         int days = settings.historyDays();
+        Map<String, ComponentState> current = states.current();
+        Map<String, ComponentStatus> statuses = new HashMap<>();
+        for (Component component : settings.components()) {
+            statuses.put(component.id(), StatusMapping.status(current.get(component.id()), now, settings.staleAfter(),
+                    settings.slowAfter()));
+        }
         return UptimeView.of(settings.pageName(), settings.components(),
-                probes.dayCounts(today.minusDays(days - 1L).toEpochDay()), today, days, now);
+                probes.dayCounts(today.minusDays(days - 1L).toEpochDay()), today, days, now, statuses);
     }
 
     /** The newest incidents, open or resolved. */

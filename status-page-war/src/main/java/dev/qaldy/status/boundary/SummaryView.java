@@ -1,24 +1,29 @@
 package dev.qaldy.status.boundary;
 
-import dev.qaldy.status.boundary.StatusMapping.ComponentStatus;
 import dev.qaldy.status.boundary.StatusMapping.Overall;
+import dev.qaldy.status.groups.control.GroupDerivation;
+import dev.qaldy.status.groups.control.Headline;
+import dev.qaldy.status.groups.entity.GroupStatus;
 import dev.qaldy.status.incidents.entity.Incident;
 import dev.qaldy.status.probes.entity.Cell;
 import dev.qaldy.status.probes.entity.Component;
 import dev.qaldy.status.probes.entity.ComponentState;
+import dev.qaldy.status.probes.entity.ComponentStatus;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * {@code /api/v2/summary.json}: one summary for every watched cell, in Atlassian Statuspage's
  * shape. Each component and the {@code cells} list carry the cell's name; {@code status} is the
- * whole page's; {@code incidents} are the unresolved ones (as in Statuspage) and
+ * whole page's, judged from its {@code groups} (the ways people use the platform) with a
+ * {@code headline} sentence; {@code incidents} are the unresolved ones (as in Statuspage) and
  * {@code resolved_incidents} those resolved recently.
  */
 public final class SummaryView {
@@ -47,31 +52,34 @@ public final class SummaryView {
     public static JsonObject of(Input in) {
         JsonArrayBuilder components = Json.createArrayBuilder();
         JsonArrayBuilder cells = Json.createArrayBuilder();
-        List<ComponentStatus> all = new ArrayList<>();
+        List<List<GroupStatus>> groupsByCell = new ArrayList<>();
         int position = 1;
         for (Cell cell : in.cells()) {
-            List<ComponentStatus> ofCell = new ArrayList<>();
+            Map<String, ComponentStatus> ofCell = new HashMap<>();
             JsonArrayBuilder ids = Json.createArrayBuilder();
             for (Component component : cell.components()) {
                 ComponentState state = in.states().get(component.id());
                 ComponentStatus status = StatusMapping.status(state, in.nowMs(), in.staleAfter(), in.slowAfter());
-                ofCell.add(status);
+                ofCell.put(component.id(), status);
                 ids.add(component.id());
                 components.add(component(component, state, status, position++, in));
             }
-            all.addAll(ofCell);
+            List<GroupStatus> groups = GroupDerivation.of(cell, ofCell);
+            groupsByCell.add(groups);
             cells.add(Json.createObjectBuilder()
                     .add("name", cell.name())
-                    .add("status", status(StatusMapping.overall(ofCell)))
+                    .add("status", status(StatusMapping.overallOfGroups(groups), Headline.sentence(groups)))
                     .add("components", ids));
         }
+        List<GroupStatus> groups = GroupDerivation.across(groupsByCell);
         return Json.createObjectBuilder()
                 .add("page", Json.createObjectBuilder()
                         .add("name", in.pageName())
                         .add("updated_at", IncidentJson.time(in.nowMs()))
                         .add("time_zone", "UTC")
                         .add("stale_after_seconds", in.staleAfter().toSeconds()))
-                .add("status", status(StatusMapping.overall(all)))
+                .add("status", status(StatusMapping.overallOfGroups(groups), Headline.sentence(groups)))
+                .add("groups", GroupJson.of(groups))
                 .add("cells", cells)
                 .add("components", components)
                 .add("incidents", IncidentJson.of(in.open()))
@@ -87,6 +95,7 @@ public final class SummaryView {
                 .add("component", component.key())
                 .add("kind", component.kind().key())
                 .add("name", component.name())
+                .add("role", component.kind().role())
                 .add("position", position)
                 .add("status", status.json());
         boolean fresh = state != null && state.fresh(in.nowMs(), in.staleAfter());
@@ -110,10 +119,11 @@ public final class SummaryView {
         return json.build();
     }
 
-    private static JsonObject status(Overall overall) {
+    private static JsonObject status(Overall overall, String headline) {
         return Json.createObjectBuilder()
                 .add("indicator", overall.indicator().json())
                 .add("description", overall.description())
+                .add("headline", headline)
                 .build();
     }
 }

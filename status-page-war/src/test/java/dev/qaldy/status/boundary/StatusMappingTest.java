@@ -2,12 +2,15 @@ package dev.qaldy.status.boundary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.qaldy.status.boundary.StatusMapping.ComponentStatus;
 import dev.qaldy.status.boundary.StatusMapping.Indicator;
+import dev.qaldy.status.groups.entity.GroupStatus;
+import dev.qaldy.status.groups.entity.UseGroup;
 import dev.qaldy.status.probes.entity.ComponentState;
+import dev.qaldy.status.probes.entity.ComponentStatus;
 import dev.qaldy.status.probes.entity.Health;
 import dev.qaldy.status.probes.entity.Reason;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -26,6 +29,10 @@ class StatusMappingTest {
         return new ComponentState("local.gate", health, Reason.READY, 0, lastProbeMs, latencyMs, "");
     }
 
+    private static ComponentState starting(Health health, Reason reason, long lastProbeMs) {
+        return new ComponentState("local.runtime", health, reason, 0, lastProbeMs, null, "", true);
+    }
+
     static Stream<Arguments> components() {
         return Stream.of(
                 Arguments.of("up, fast", state(Health.UP, 20L, NOW), ComponentStatus.OPERATIONAL),
@@ -37,7 +44,11 @@ class StatusMappingTest {
                 Arguments.of("up, probe 30 s old", state(Health.UP, 20L, NOW - 30_000), ComponentStatus.OPERATIONAL),
                 Arguments.of("up, probe 30.001 s old", state(Health.UP, 20L, NOW - 30_001), ComponentStatus.UNKNOWN),
                 Arguments.of("down, stale", state(Health.DOWN, null, NOW - 60_000), ComponentStatus.UNKNOWN),
-                Arguments.of("never probed", null, ComponentStatus.UNKNOWN));
+                Arguments.of("never probed", null, ComponentStatus.UNKNOWN),
+                Arguments.of("down, never up yet", starting(Health.DOWN, Reason.NO_ANSWER, NOW), ComponentStatus.STARTING),
+                Arguments.of("reporter starting", starting(Health.UNKNOWN, Reason.REPORTER_DOWN, NOW), ComponentStatus.STARTING),
+                Arguments.of("not reported, never up yet", starting(Health.UNKNOWN, Reason.NOT_REPORTED, NOW), ComponentStatus.UNKNOWN),
+                Arguments.of("starting, stale", starting(Health.DOWN, Reason.NO_ANSWER, NOW - 60_000), ComponentStatus.UNKNOWN));
     }
 
     @ParameterizedTest(name = "{0} -> {2}")
@@ -58,6 +69,8 @@ class StatusMappingTest {
                 // every cell process stopped: nothing works
                 Arguments.of("MAJOR_OUTAGE MAJOR_OUTAGE UNKNOWN UNKNOWN", Indicator.CRITICAL, "Major outage"),
                 Arguments.of("MAJOR_OUTAGE", Indicator.CRITICAL, "Major outage"),
+                Arguments.of("OPERATIONAL STARTING", Indicator.MINOR, "Starting up"),
+                Arguments.of("STARTING UNKNOWN", Indicator.MINOR, "Some components are starting, slow or have no recent data"),
                 Arguments.of("", Indicator.MINOR, "No components are watched."));
     }
 
@@ -68,5 +81,33 @@ class StatusMappingTest {
                 : Arrays.stream(statuses.split(" ")).map(ComponentStatus::valueOf).toList();
 
         assertThat(StatusMapping.overall(list)).isEqualTo(new StatusMapping.Overall(indicator, description));
+    }
+
+    static Stream<Arguments> groupsAsPeopleFeelThem() {
+        // apps, sign-in, console, builds, webhooks, schedules
+        return Stream.of(
+                Arguments.of("runtime host down: apps down", "MAJOR_OUTAGE OPERATIONAL OPERATIONAL OPERATIONAL MAJOR_OUTAGE MAJOR_OUTAGE",
+                        Indicator.CRITICAL, "Major outage"),
+                Arguments.of("control plane down: apps work", "OPERATIONAL MAJOR_OUTAGE PARTIAL_OUTAGE MAJOR_OUTAGE MAJOR_OUTAGE PARTIAL_OUTAGE",
+                        Indicator.MAJOR, "Partial outage"),
+                Arguments.of("one of two gates down", "PARTIAL_OUTAGE PARTIAL_OUTAGE PARTIAL_OUTAGE PARTIAL_OUTAGE PARTIAL_OUTAGE OPERATIONAL",
+                        Indicator.MAJOR, "Partial outage"),
+                Arguments.of("everything down", "MAJOR_OUTAGE MAJOR_OUTAGE MAJOR_OUTAGE MAJOR_OUTAGE MAJOR_OUTAGE MAJOR_OUTAGE",
+                        Indicator.CRITICAL, "Major outage"),
+                Arguments.of("a new cell", "OPERATIONAL STARTING STARTING STARTING STARTING STARTING", Indicator.MINOR, "Starting up"),
+                Arguments.of("all well", "OPERATIONAL OPERATIONAL OPERATIONAL OPERATIONAL OPERATIONAL OPERATIONAL",
+                        Indicator.NONE, "All systems operational"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {2}")
+    @MethodSource("groupsAsPeopleFeelThem")
+    void pageFromGroups(String name, String statuses, Indicator indicator, String description) {
+        String[] words = statuses.split(" ");
+        List<GroupStatus> groups = new ArrayList<>();
+        for (int i = 0; i < words.length; i++) {
+            groups.add(new GroupStatus(UseGroup.values()[i], ComponentStatus.valueOf(words[i]), List.of()));
+        }
+
+        assertThat(StatusMapping.overallOfGroups(groups)).isEqualTo(new StatusMapping.Overall(indicator, description));
     }
 }

@@ -11,6 +11,7 @@ import dev.qaldy.status.probes.entity.ComponentState;
 import dev.qaldy.status.probes.entity.Health;
 import dev.qaldy.status.probes.entity.Reason;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.time.Instant;
@@ -96,6 +97,47 @@ class SummaryViewTest {
 
         assertThat(summary.getJsonObject("status").getString("indicator")).isEqualTo("critical");
         assertThat(summary.getJsonObject("status").getString("description")).isEqualTo("Major outage");
+    }
+
+    @Test
+    void theRuntimeHostDownIsAMajorOutageOfAppsSaidInPeoplesWords() {
+        Map<String, ComponentState> states = new java.util.HashMap<>();
+        for (String key : List.of("gate", "control", "database", "builder", "scheduler")) {
+            states.put("one." + key, state("one." + key, Health.UP, NOW - 3_600_000, NOW - 2_000));
+        }
+        states.put("one.runtime", state("one.runtime", Health.DOWN, NOW - 60_000, NOW - 2_000));
+        JsonObject summary = SummaryView.of(new SummaryView.Input("Qaldy status",
+                CellsFormat.parse("one=gate:http://a:1,control:http://a:2,runtime:http://a:3"), states, List.of(), List.of(),
+                NOW, STARTED, Duration.ofSeconds(30), Duration.ofSeconds(1)));
+
+        JsonObject status = summary.getJsonObject("status");
+        assertThat(status.getString("indicator")).isEqualTo("critical");
+        assertThat(status.getString("description")).isEqualTo("Major outage");
+        assertThat(status.getString("headline"))
+                .isEqualTo("Apps are down; sign-in, the console and builds keep working; webhooks and schedules wait.");
+        List<JsonObject> groups = summary.getJsonArray("groups").getValuesAs(JsonObject.class);
+        assertThat(groups).extracting(g -> g.getString("id"))
+                .containsExactly("apps", "sign-in", "console", "builds", "webhooks", "schedules");
+        assertThat(groups.get(0).getString("name")).isEqualTo("Apps (already opened)");
+        assertThat(groups.get(0).getString("status")).isEqualTo("major_outage");
+        assertThat(groups.get(0).getInt("position")).isEqualTo(1);
+        assertThat(groups.get(0).getJsonArray("components").getValuesAs(JsonString.class)).extracting(JsonString::getString)
+                .containsExactly("one.gate", "one.runtime");
+        assertThat(groups.get(1).getString("status")).isEqualTo("operational");
+        assertThat(summary.getJsonArray("cells").getJsonObject(0).getJsonObject("status").getString("indicator"))
+                .isEqualTo("critical");
+        assertThat(component(summary, "one.runtime").getString("role")).isEqualTo("Runs the apps.");
+    }
+
+    @Test
+    void aComponentNeverUpIsStartingNotDown() {
+        JsonObject summary = summary(Map.of(
+                "local.gate", state("local.gate", Health.UP, NOW - 60_000, NOW - 2_000),
+                "local.control", new ComponentState("local.control", Health.DOWN, Reason.NO_ANSWER, NOW - 60_000, NOW - 2_000,
+                        null, "No answer: connection refused.", true)), List.of(), List.of());
+
+        assertThat(component(summary, "local.control").getString("status")).isEqualTo("starting");
+        assertThat(summary.getJsonObject("status").getString("indicator")).isNotIn("major", "critical");
     }
 
     @Test

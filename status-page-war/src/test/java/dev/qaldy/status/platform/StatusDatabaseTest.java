@@ -72,4 +72,25 @@ class StatusDatabaseTest {
             database.close();
         }
     }
+
+    @Test
+    void aDatabaseFromBeforeStartingGetsTheColumnAndItsComponentsAreNotStarting() throws Exception {
+        String url = "jdbc:h2:mem:" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        try (java.sql.Connection old = java.sql.DriverManager.getConnection(url, "status", ""); Statement s = old.createStatement()) {
+            s.executeUpdate("CREATE TABLE component_state (component_id VARCHAR(100) PRIMARY KEY, health VARCHAR(10) NOT NULL, "
+                    + "reason VARCHAR(20) NOT NULL, since_ms BIGINT NOT NULL, last_probe_ms BIGINT NOT NULL, latency_ms BIGINT, "
+                    + "detail VARCHAR(500) NOT NULL)");
+            s.executeUpdate("INSERT INTO component_state VALUES ('local.gate', 'DOWN', 'NO_ANSWER', 1, 2, NULL, 'No answer.')");
+        }
+        StatusDatabase database = new StatusDatabase();
+        database.open(url);
+        try {
+            var states = new dev.qaldy.status.probes.control.ProbeStore(database).loadStates();
+
+            assertThat(states.get("local.gate").starting()).as("watched before: an outage, not a start").isFalse();
+            assertThat(states.get("local.gate").sinceMs()).isEqualTo(1);
+        } finally {
+            database.close();
+        }
+    }
 }

@@ -13,6 +13,8 @@ import java.util.Locale;
  * <li>Open: the component has been down without a break for at least {@code incidentAfter}
  * (since its first failing probe), no automatic incident of it is open, and none was ever opened
  * for this same down run (so an operator who resolved it by hand is not overruled).</li>
+ * <li>Never while it is starting (not up once since the status page began watching it): a new
+ * cell opens without a start-up incident.</li>
  * <li>Resolve: its automatic incident is open and the latest probe found it up.</li>
  * <li>Nothing, while the status page has no fresh probe of it (older than {@code staleAfter}) or
  * it is unknown: not knowing is neither an outage nor a recovery.</li>
@@ -39,7 +41,7 @@ public final class IncidentRules {
         if (state.health() == Health.UP) {
             return open ? Action.RESOLVE : Action.NONE;
         }
-        if (state.health() == Health.DOWN && !open
+        if (state.health() == Health.DOWN && !open && !state.starting()
                 && nowMs - state.sinceMs() >= incidentAfter.toMillis()
                 && (latestAutomatic == null || latestAutomatic.episodeSinceMs() == null
                         || latestAutomatic.episodeSinceMs() != state.sinceMs())) {

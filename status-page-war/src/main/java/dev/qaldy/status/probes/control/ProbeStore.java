@@ -64,12 +64,14 @@ public class ProbeStore {
                 }
                 insert.executeBatch();
             }
+            Map<String, ComponentState> byId = new HashMap<>();
+            states.forEach(state -> byId.put(state.componentId(), state));
             for (ProbeResult result : results) {
-                count(connection, result.componentId(), day, result.health());
+                count(connection, result.componentId(), day, counted(result, byId.get(result.componentId())));
             }
             try (PreparedStatement merge = connection.prepareStatement(
-                    "MERGE INTO component_state (component_id, health, reason, since_ms, last_probe_ms, latency_ms, detail) "
-                            + "KEY (component_id) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                    "MERGE INTO component_state (component_id, health, reason, since_ms, last_probe_ms, latency_ms, detail, starting) "
+                            + "KEY (component_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (ComponentState state : states) {
                     merge.setString(1, state.componentId());
                     merge.setString(2, state.health().name());
@@ -78,12 +80,21 @@ public class ProbeStore {
                     merge.setLong(5, state.lastProbeMs());
                     setLong(merge, 6, state.latencyMs());
                     merge.setString(7, state.detail());
+                    merge.setBoolean(8, state.starting());
                     merge.addBatch();
                 }
                 merge.executeBatch();
             }
             return null;
         });
+    }
+
+    /**
+     * What a probe counts as in its day: a component still starting (never up since the status
+     * page began watching it) is not down yet, so its failing probes count as unknown (no downtime).
+     */
+    static Health counted(ProbeResult result, ComponentState state) {
+        return result.health() == Health.DOWN && state != null && state.starting() ? Health.UNKNOWN : result.health();
     }
 
     private static void count(Connection connection, String componentId, long day, Health health) throws SQLException {
@@ -118,11 +129,11 @@ public class ProbeStore {
         return database.inTransaction(connection -> {
             Map<String, ComponentState> states = new HashMap<>();
             try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT component_id, health, reason, since_ms, last_probe_ms, latency_ms, detail FROM component_state");
+                    "SELECT component_id, health, reason, since_ms, last_probe_ms, latency_ms, detail, starting FROM component_state");
                     ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     ComponentState state = new ComponentState(rows.getString(1), Health.valueOf(rows.getString(2)),
-                            Reason.valueOf(rows.getString(3)), rows.getLong(4), rows.getLong(5), getLong(rows, 6), rows.getString(7));
+                            Reason.valueOf(rows.getString(3)), rows.getLong(4), rows.getLong(5), getLong(rows, 6), rows.getString(7), rows.getBoolean(8));
                     states.put(state.componentId(), state);
                 }
             }

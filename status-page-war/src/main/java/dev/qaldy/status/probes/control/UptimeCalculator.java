@@ -43,6 +43,17 @@ public final class UptimeCalculator {
 
     /** The uptime of {@code componentId} over the {@code days} UTC days ending {@code today}, from {@code counts} of any components. */
     public static ComponentUptime uptime(String componentId, List<DayCount> counts, LocalDate today, int days) {
+        return uptime(componentId, counts, today, days, true);
+    }
+
+    /**
+     * As {@link #uptime(String, List, LocalDate, int)}; with {@code todayKnown} false (the page
+     * cannot tell how the component is doing now: unknown, no fresh data, or still starting) today
+     * has no uptime ("no data", never a green bar beside an "Unknown") and its probes are left out
+     * of the total, though its counts stay.
+     */
+    public static ComponentUptime uptime(String componentId, List<DayCount> counts, LocalDate today, int days,
+            boolean todayKnown) {
         Map<Long, DayCount> byDay = new HashMap<>();
         for (DayCount count : counts) {
             if (count.componentId().equals(componentId)) {
@@ -58,6 +69,8 @@ public final class UptimeCalculator {
             DayCount count = byDay.get(date.toEpochDay());
             if (count == null) {
                 list.add(new DayUptime(date, null, 0, 0, 0));
+            } else if (!todayKnown && date.equals(today)) {
+                list.add(new DayUptime(date, null, count.up(), count.down(), count.unknown()));
             } else {
                 Double percent = percent(count.up(), count.down());
                 list.add(new DayUptime(date, percent, count.up(), count.down(), count.unknown()));

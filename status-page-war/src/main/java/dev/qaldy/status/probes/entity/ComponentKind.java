@@ -9,20 +9,22 @@ import java.util.Optional;
  * inside or behind the control plane and are read from checks named in its readiness answer.
  */
 public enum ComponentKind {
-    GATE("gate", "Gate", true),
-    CONTROL("control", "Control plane", true),
-    DATABASE("database", "Database", false),
-    RUNTIME("runtime", "Runtime host", true),
-    BUILDER("builder", "Builder", false),
-    SCHEDULER("scheduler", "Scheduler", false);
+    GATE("gate", "Gate", "The front door every app and the console go through.", true),
+    CONTROL("control", "Control plane", "The API behind sign-in, sharing, builds and every change.", true),
+    DATABASE("database", "Database", "Where the API keeps accounts, apps and settings.", false),
+    RUNTIME("runtime", "Runtime host", "Runs the apps.", true),
+    BUILDER("builder", "Builder", "Builds new versions of apps.", false),
+    SCHEDULER("scheduler", "Scheduler", "Starts scheduled jobs.", false);
 
     private final String key;
     private final String title;
+    private final String role;
     private final boolean probedDirectly;
 
-    ComponentKind(String key, String title, boolean probedDirectly) {
+    ComponentKind(String key, String title, String role, boolean probedDirectly) {
         this.key = key;
         this.title = title;
+        this.role = role;
         this.probedDirectly = probedDirectly;
     }
 
@@ -34,6 +36,11 @@ public enum ComponentKind {
     /** The name people read, e.g. "Control plane". */
     public String title() {
         return title;
+    }
+
+    /** What it does, in plain words for people who do not know the cell's parts. */
+    public String role() {
+        return role;
     }
 
     /** True for kinds with a base URL of their own; false for kinds read from the control plane. */

@@ -112,6 +112,7 @@ class AutoIncidentsTest {
 
     @Test
     void anOperatorWhoResolvesByHandIsNotOverruledUntilTheNextOutage() {
+        rounds(Health.UP, Duration.ofSeconds(5));
         rounds(Health.DOWN, Duration.ofSeconds(35));
         Incident opened = incidents.open().get(0);
         incidents.update(opened.id(), IncidentStatus.RESOLVED, "Known; ignore.", clock.millis());
@@ -134,7 +135,20 @@ class AutoIncidentsTest {
     }
 
     @Test
+    void aComponentNeverUpSinceTheStatusPageBeganWatchingIsStartingAndGetsNoIncident() {
+        rounds(Health.DOWN, Duration.ofMinutes(3));             // a new cell whose control plane takes its time
+        assertThat(incidents.latest(10)).isEmpty();
+        assertThat(states.get("local.control").starting()).isTrue();
+
+        rounds(Health.UP, Duration.ofSeconds(5));
+        rounds(Health.DOWN, Duration.ofSeconds(35));            // down after it was up: an outage
+        assertThat(incidents.open()).singleElement().extracting(Incident::name).isEqualTo("Control plane unreachable");
+    }
+
+    @Test
     void severalDownComponentsGetOneIncidentEach() {
+        round(Health.UP);
+        clock.move(Duration.ofSeconds(5));
         for (int i = 0; i <= 6; i++) {
             long at = clock.millis();
             List<ProbeResult> results = List.of(

@@ -45,14 +45,15 @@ class ProbeStoreTest {
 
     @Test
     void roundsAreCountedPerUtcDayAndStatesKeepTheirSince() {
-        round(Map.of(), T0, List.of(result("local.gate", Health.UP), result("local.control", Health.DOWN)));
+        round(Map.of(), T0 - 5_000, List.of(result("local.control", Health.UP)));
+        round(store.loadStates(), T0, List.of(result("local.gate", Health.UP), result("local.control", Health.DOWN)));
         round(store.loadStates(), T0 + 5_000, List.of(result("local.gate", Health.UP), result("local.control", Health.DOWN)));
         round(store.loadStates(), T0 + 10_000, List.of(result("local.gate", Health.DOWN), result("local.control", Health.UNKNOWN)));
 
         long day = ProbeStore.epochDay(T0);
         assertThat(day).isEqualTo(java.time.LocalDate.of(2025, 3, 31).toEpochDay());
         assertThat(store.dayCounts(day)).containsExactly(
-                new DayCount("local.control", day, 0, 1, 0),
+                new DayCount("local.control", day, 1, 1, 0),
                 new DayCount("local.gate", day, 1, 0, 0),
                 new DayCount("local.control", day + 1, 0, 1, 1),
                 new DayCount("local.gate", day + 1, 1, 1, 0));
@@ -62,6 +63,24 @@ class ProbeStoreTest {
         assertThat(states.get("local.gate")).isEqualTo(
                 new ComponentState("local.gate", Health.DOWN, Reason.NO_ANSWER, T0 + 10_000, T0 + 10_000, null, "DOWN detail"));
         assertThat(states.get("local.control").sinceMs()).isEqualTo(T0 + 10_000);
+    }
+
+    @Test
+    void aComponentNeverUpIsStartingItsFailuresCountNoDowntimeAndItStaysStartingAcrossARestart() {
+        round(Map.of(), T0, List.of(result("local.runtime", Health.DOWN)));
+        round(store.loadStates(), T0 + 5_000, List.of(result("local.runtime", Health.DOWN)));
+        assertThat(store.loadStates().get("local.runtime").starting()).as("kept for a restart of the status page").isTrue();
+        round(store.loadStates(), T0 + 10_000, List.of(result("local.runtime", Health.UP)));
+        round(store.loadStates(), T0 + 15_000, List.of(result("local.runtime", Health.DOWN)));
+
+        long day = ProbeStore.epochDay(T0);
+        assertThat(store.dayCounts(day)).containsExactly(
+                new DayCount("local.runtime", day, 0, 0, 1),
+                // starting at T0 + 5 s (the next UTC day) too; then up, then down: that is downtime
+                new DayCount("local.runtime", day + 1, 1, 1, 1));
+        assertThat(store.loadStates().get("local.runtime").starting()).isFalse();
+        assertThat(store.probes("local.runtime", T0, 10)).extracting(ProbeRecord::health)
+                .as("raw probes say what the probe found").containsExactly(Health.DOWN, Health.UP, Health.DOWN, Health.DOWN);
     }
 
     @Test
