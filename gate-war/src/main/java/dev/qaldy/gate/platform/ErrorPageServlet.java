@@ -31,7 +31,7 @@ public class ErrorPageServlet extends HttpServlet {
         int status = code instanceof Integer i ? i : 500;
         Page page = switch (status) {
             case 400 -> Page.badPath();
-            case 404 -> Page.noRoute();
+            case 404 -> Page.noRoute("/");
             case 405 -> Page.methodNotAllowed();
             default -> {
                 if (status >= 400 && status < 500) {

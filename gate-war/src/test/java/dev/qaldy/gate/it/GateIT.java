@@ -471,7 +471,7 @@ class GateIT {
         assertThat(failed.header("Retry-After")).isEqualTo("30");
         assertThat(failed.header("Cache-Control")).isEqualTo("no-store");
         assertThat(failed.header("WWW-Authenticate")).isNull();
-        assertThat(failed.text()).contains("Temporarily unavailable").contains("opening an app for the first time");
+        assertThat(failed.text()).contains("Temporarily unavailable").contains("Signing in is paused for a moment.");
         assertThat(fakes.atRuntime).isEmpty();
     }
 
@@ -581,8 +581,21 @@ class GateIT {
         assertThat(unknown.header("Set-Cookie")).as("a failure never signs anyone out").isNull();
         assertThat(unknown.header("Location")).isNull();
         assertThat(unknown.header("Content-Type")).startsWith("text/html");
-        assertThat(unknown.text()).contains("Temporarily unavailable").contains("opening an app for the first time")
-                .contains("already opened this app keep their access");
+        assertThat(unknown.text()).contains("Temporarily unavailable")
+                .contains("Signing in is paused for a moment. If you already use this app, it keeps working.")
+                .doesNotContainIgnoringCase("control plane");
+
+        // Issue 20: a person without a session while the gate's view says failing: the same page at once, no sign-in form
+        Reply stranger = get(app("memo"), "/", "Accept: text/html");
+        assertThat(stranger.status()).as("sign-in paused, not a redirect to the console").isEqualTo(503);
+        assertThat(stranger.header("Location")).isNull();
+        assertThat(stranger.header("Retry-After")).isEqualTo("30");
+        assertThat(stranger.text()).contains("Signing in is paused for a moment.").doesNotContainIgnoringCase("control plane");
+        Reply signIn = send("POST", publicHost(), "/api/v1/sessions", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                false, "Content-Type: application/json", "Accept: application/json");
+        assertThat(signIn.status()).as("the console's sign-in, answered by the gate at once").isEqualTo(503);
+        assertThat(signIn.header("Retry-After")).isEqualTo("30");
+        assertThat(signIn.text()).contains("Signing in is paused for a moment.");
 
         Reply script = get(app("memo"), "/api/list", "Accept: application/json", "Authorization: Bearer " + CAROL);
         assertThat(script.status()).isEqualTo(503);
