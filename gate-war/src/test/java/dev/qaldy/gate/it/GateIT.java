@@ -307,6 +307,26 @@ class GateIT {
         assertThat(fakes.atRuntime).as("nothing forwarded without a session").isEmpty();
     }
 
+    /**
+     * Issue 20: headers past Grizzly's bound (8 KB here, Payara's default; a cell raises it to 64 KB in
+     * bin/qaldy's pre-boot file, past the shield's 16 KB) were refused with an empty 400 before any
+     * application code ran; the gate's probe makes that a 431, and a request line past it a 414.
+     */
+    @Test
+    @Order(3)
+    void headersPastTheServersBoundAre431NotAnEmpty400() throws IOException {
+        String cookie = "Cookie: big=" + "x".repeat(20_000);
+        Reply big = RawHttp.send(port, "GET", "/", List.of("Host: " + app("guestbook"), cookie, USER_AGENT, "Accept: text/html"),
+                null, false);
+        assertThat(big.status()).as(big.statusLine()).isEqualTo(431);
+        assertThat(big.statusLine()).contains("431 Request Header Fields Too Large");
+        assertThat(fakes.atRuntime).isEmpty();
+        Reply longLine = RawHttp.send(port, "GET", "/" + "a".repeat(20_000), List.of("Host: " + app("guestbook"), USER_AGENT),
+                null, false);
+        assertThat(longLine.status()).as(longLine.statusLine()).isEqualTo(414);
+        assertThat(get(app("guestbook"), "/", "Accept: application/json").status()).as("the next request as ever").isIn(401, 503);
+    }
+
     // ---- sessions and sign-in
 
     @Test
