@@ -169,7 +169,7 @@ public class SiteServlet extends HttpServlet {
         }
         app = app.toLowerCase(Locale.ROOT);
         if (!AppLabel.valid(app)) {
-            throw new BadRequestException("The app name is not a DNS label.");
+            throw new BadRequestException("This address does not name an app. Check the link you followed.");
         }
         return app;
     }
@@ -209,8 +209,9 @@ public class SiteServlet extends HttpServlet {
             response.setStatus(301);
             response.setHeader("Location", addSlash.location() + (query == null ? "" : "?" + query));
         } else {
-            ErrorPages.write(response, 404, "not-found", "Not found", "There is no page at this address.",
-                    request.getHeader("Accept"));
+            ErrorPages.write(response, 404, "not-found", "Page not found",
+                    "There is no page at this address. Check the link, or start again from the app's home page.",
+                    request.getHeader("Accept"), "/", "Go to the app's home page");
         }
     }
 
