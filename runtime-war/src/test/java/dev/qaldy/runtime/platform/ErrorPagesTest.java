@@ -2,6 +2,7 @@ package dev.qaldy.runtime.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.qaldy.runtime.bundles.control.BundleRefusedException;
 import dev.qaldy.runtime.bundles.control.ControlPlaneUnavailableException;
 import dev.qaldy.runtime.bundles.control.NotPublishedException;
 import dev.qaldy.runtime.bundles.control.UnexpectedAnswerException;
@@ -20,7 +21,8 @@ class ErrorPagesTest {
     @Test
     void noPageAVisitorMeetsNamesTheCellsInnerParts() {
         for (ServingException problem : new ServingException[] {new ControlPlaneUnavailableException("log only"),
-            new NotPublishedException("log only"), new UnexpectedAnswerException("log only")}) {
+            new NotPublishedException("log only"), new UnexpectedAnswerException("log only"),
+            new BundleRefusedException("log only"), new CellCredentials.NotReadyException()}) {
             String html = ErrorPages.page(problem.title(), problem.detail());
             assertThat(html).as(problem.type()).doesNotContainIgnoringCase("control plane")
                     .doesNotContainIgnoringCase("runtime host").doesNotContain("log only");

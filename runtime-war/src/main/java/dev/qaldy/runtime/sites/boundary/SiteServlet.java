@@ -150,7 +150,8 @@ public class SiteServlet extends HttpServlet {
             log.log(Level.SEVERE, "Unexpected failure " + id + " for " + request.getMethod() + " "
                     + request.getRequestURI(), e);
             ErrorPages.write(response, 500, "internal", "Something went wrong",
-                    "The runtime host failed to answer this request.", accept);
+                    "This app could not answer because of an error on Qaldy's side. Please try again, and quote reference "
+                            + id.substring(0, 8) + " if it happens again.", accept);
         }
     }
 
