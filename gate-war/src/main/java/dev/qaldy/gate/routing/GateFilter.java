@@ -68,7 +68,7 @@ import java.util.logging.Logger;
  * made before the gate started are loaded a session alone lets no one in (503). Each request
  * counts the calls to the control plane it waited on ({@link UpstreamHealth.Ledger}), which the
  * answer names in {@code Server-Timing}. While the gate's view of the control plane says failing,
- * signing in is paused: a person without a session on an app, and a sign-in to the console, get the
+ * signing in is paused: a browser without a session on an app, and a sign-in to the console, get the
  * 503 "Temporarily unavailable" page at once ({@link #signInPaused}; issue 20), never a form that
  * waits for the control plane.
  */
@@ -258,11 +258,8 @@ public class GateFilter extends HttpFilter {
         Optional<ECPublicKey> key = secrets.publicKey();
         SessionCheck check = key.isEmpty() ? null : session(req, key.get(), app);
         if (!(check instanceof SessionCheck.Valid valid)) {
-            Page paused = signInPaused(key.isEmpty(), controlPlane.view().failing());
-            if (paused == null) {
-                res.setHeader("WWW-Authenticate", "Bearer realm=\"qaldy\"");
-            }
-            Pages.send(req, res, paused == null ? Page.unauthorized() : paused);
+            res.setHeader("WWW-Authenticate", "Bearer realm=\"qaldy\"");
+            Pages.send(req, res, key.isEmpty() ? Page.unavailable() : Page.unauthorized());
             return;
         }
         if (!signOutsKnown(req, res)) {
@@ -295,7 +292,7 @@ public class GateFilter extends HttpFilter {
             if (check instanceof SessionCheck.Invalid invalid) {
                 log.log(Level.FINE, "gate: refused a session for {0}: {1}", new Object[] {app, invalid.reason()});
             }
-            Page paused = signInPaused(site.unknown(), controlPlane.view().failing());
+            Page paused = signInPaused(site.unknown(), controlPlane.view().failing(), Pages.wantsHtml(req));
             if (paused != null) {
                 res.setHeader(AccessDecision.HEADER, "refused");
                 Pages.send(req, res, paused);
@@ -391,12 +388,14 @@ public class GateFilter extends HttpFilter {
     /**
      * Step 3 without a valid session: the 503 page when signing in cannot work now, else null (ask to
      * sign in). It cannot while the gate could not learn whether the app is public ({@code
-     * cannotTell}: never treat unknown as public) or while its view of the control plane says failing
-     * ({@code failing}; a slow answer alone never turns it). A person the gate remembers has a session
-     * and never reaches this step.
+     * cannotTell}: never treat unknown as public, for anyone) or, for a browser ({@code html}), while
+     * its view of the control plane says failing ({@code failing}; a slow answer alone never turns
+     * it): the console's sign-in could only wait. Other clients keep their 401, which says their
+     * token is no good (a signed-out one stays refused as such). A person the gate remembers has a
+     * session and never reaches this step.
      */
-    static Page signInPaused(boolean cannotTell, boolean failing) {
-        return cannotTell || failing ? Page.unavailable() : null;
+    static Page signInPaused(boolean cannotTell, boolean failing, boolean html) {
+        return cannotTell || failing && html ? Page.unavailable() : null;
     }
 
     /** {@code POST /api/v1/sessions}: the console's sign-in. */

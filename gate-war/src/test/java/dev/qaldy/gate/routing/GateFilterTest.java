@@ -29,9 +29,11 @@ class GateFilterTest {
 
     @Test
     void signingInIsPausedWhileTheControlPlaneIsFailingOrTheAppCannotBeToldPublic() {
-        assertThat(GateFilter.signInPaused(false, false)).as("the API is up: ask to sign in").isNull();
-        for (boolean[] when : new boolean[][] {{true, false}, {false, true}, {true, true}}) {
-            Page page = GateFilter.signInPaused(when[0], when[1]);
+        assertThat(GateFilter.signInPaused(false, false, true)).as("the API is up: ask to sign in").isNull();
+        assertThat(GateFilter.signInPaused(false, false, false)).isNull();
+        assertThat(GateFilter.signInPaused(false, true, false)).as("a script keeps its 401: its token is no good").isNull();
+        for (boolean[] when : new boolean[][] {{true, false, false}, {true, false, true}, {false, true, true}, {true, true, true}}) {
+            Page page = GateFilter.signInPaused(when[0], when[1], when[2]);
             assertThat(page.status()).isEqualTo(503);
             assertThat(page.sentence()).isEqualTo("Signing in is paused for a moment. If you already use this app, it keeps working.");
             assertThat(Pages.html(page)).contains("Temporarily unavailable").doesNotContainIgnoringCase("control plane");
