@@ -216,6 +216,7 @@ class ConsoleOutageIT {
             WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(10));
             wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("email")));
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("outage-banner"), "has not answered since"));
+            aPersonSigningInIsToldInAVisitorsWordsAtOnce(driver);
 
             js.executeScript("var s = JSON.parse(arguments[0]); Object.keys(s).forEach(function (k) { sessionStorage.setItem(k, s[k]); });",
                     session);
@@ -236,6 +237,26 @@ class ConsoleOutageIT {
             driver.close();
             driver.switchTo().window(first);
         }
+    }
+
+    /**
+     * Issue 20: people reach the console's sign-in on their way to an app, so during an outage it
+     * speaks as the gate's page does, and submitting is answered at once (the gate knows the control
+     * plane is failing and answers the sign-in itself), not after a wait.
+     */
+    private static void aPersonSigningInIsToldInAVisitorsWordsAtOnce(WebDriver driver) throws Exception {
+        String paused = "Signing in is paused for a moment. If you already use this app, it keeps working.";
+        WebElement note = new WebDriverWait(driver, Duration.ofSeconds(10)).until(
+                ExpectedConditions.visibilityOfElementLocated(By.id("signin-waits")));
+        assertThat(note.getText()).isEqualTo(paused);
+        driver.findElement(By.id("email")).sendKeys("newcomer@example.com");
+        driver.findElement(By.id("password")).sendKeys("a long enough password");
+        driver.findElement(By.id("signin")).click();
+        new WebDriverWait(driver, Duration.ofSeconds(5)).until(
+                ExpectedConditions.textToBePresentInElementLocated(By.id("signin-msg"), "You are not signed in yet."));
+        String form = driver.findElement(By.cssSelector("form")).getText();
+        assertThat(form).contains(paused).doesNotContainIgnoringCase("control plane");
+        browser.screenshot(screenshots().resolve("console-outage-signin.png"));
     }
 
     /** Last: it stops every process of the cell but the status page, for good. */

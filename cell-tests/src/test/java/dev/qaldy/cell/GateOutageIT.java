@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 class GateOutageIT {
 
     static final Duration MEMORY = Duration.ofSeconds(40);
+    /** What a newcomer reads while signing in cannot work (issue 20). */
+    static final String PAUSED = "Signing in is paused for a moment. If you already use this app, it keeps working.";
     static Cell cell;
     static Person owner;
     static Person viewer;
@@ -86,7 +89,14 @@ class GateOutageIT {
         assertThat(never.headers().firstValue("Cache-Control").orElse("")).contains("no-store");
         assertThat(never.headers().firstValue("WWW-Authenticate")).isEmpty();
 
-        assertThat(denied.get("memo", "/").statusCode()).as("a remembered deny stays a deny").isEqualTo(403);
+        HttpResponse<String> deny = denied.get("memo", "/");
+        assertThat(deny.statusCode()).as("a remembered deny stays a deny").isEqualTo(403);
+
+        aNewcomerIsToldAtOnceThatSigningInIsPaused();
+        for (HttpResponse<String> page : List.of(fromCopy, never, deny)) {
+            assertThat(page.body()).as("what a visitor of the app reads").doesNotContainIgnoringCase("control plane");
+        }
+        assertAccess(owner.get("memo", "/"), 200, "outage-copy");
 
         sleepUntil(ownerAllowed.plus(MEMORY).plusSeconds(2));
         assertThat(owner.get("memo", "/").statusCode()).as("owner: memory passed since the API's last allow").isEqualTo(503);
@@ -96,6 +106,34 @@ class GateOutageIT {
 
         cell.qaldy("start", "control");
         awaitAsked(owner);
+    }
+
+    /**
+     * Issue 20, with the control plane killed: a person the gate never saw, with no session, opening
+     * the app in a browser gets the 503 page with {@code Retry-After} in a visitor's words (never the
+     * console's sign-in form, which could only wait), within a few seconds: at once once the gate's
+     * view says failing. The console's sign-in is answered the same way.
+     */
+    static void aNewcomerIsToldAtOnceThatSigningInIsPaused() {
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            HttpResponse<String> newcomer = cell.send(cell.request(cell.appHost("memo"), "/notes?x=1")
+                    .header("Accept", "text/html,application/xhtml+xml").GET().build());
+            assertThat(newcomer.statusCode()).as("a newcomer: no sign-in form, 503 at once").isEqualTo(503);
+            assertThat(newcomer.headers().firstValue("Location")).isEmpty();
+            assertThat(newcomer.headers().firstValue("Retry-After")).hasValue("30");
+            assertThat(newcomer.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
+            assertThat(newcomer.body()).contains("Temporarily unavailable").contains(PAUSED)
+                    .doesNotContainIgnoringCase("control plane");
+        });
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            HttpResponse<String> signIn = cell.send(cell.request(cell.publicHost(), "/api/v1/sessions")
+                    .header("Content-Type", "application/json").header("Accept", "application/json")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                            "{\"email\":\"newcomer@example.com\",\"password\":\"a long enough password\"}")).build());
+            assertThat(signIn.statusCode()).as("the console's sign-in").isEqualTo(503);
+            assertThat(signIn.headers().firstValue("Retry-After")).hasValue("30");
+            assertThat(Person.json(signIn.body()).getString("detail")).isEqualTo(PAUSED);
+        });
     }
 
     @Test
@@ -114,6 +152,7 @@ class GateOutageIT {
             assertAccess(quick, 200, "outage-copy");
             assertThat(ms).as("answered from the copy without waiting for the 500 ms timeout").isLessThan(450);
             assertThat(stranger.get("memo", "/").statusCode()).isEqualTo(503);
+            aNewcomerIsToldAtOnceThatSigningInIsPaused(); // a hung API too: nobody waits on it to be told
         } finally {
             cell.signal("control", "CONT");
         }

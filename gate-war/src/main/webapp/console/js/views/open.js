@@ -21,23 +21,26 @@ export async function openApp(app, returnPath, { signal, leaveBehind } = {}) {
   const answer = await api('POST', '/tickets', { app, returnPath: safeReturnPath(returnPath) }, { signal });
   const url = answer && safeHttpUrl(answer.url);
   if (!url) {
-    throw new Error(`The control plane did not give an address for ${app}. Try again in a moment.`);
+    throw new Error(`Qaldy did not give an address for ${app}. Please try again in a moment.`);
   }
   if (leaveBehind) history.replaceState(null, '', leaveBehind);
   location.assign(url);
 }
 
-/** Plain words for a failed open. */
+/** True when trying again cannot help: the app does not exist or is not shared with this person. */
+export function isDeadEnd(error) {
+  return error.status === 403 || error.status === 404;
+}
+
+/** Plain words for a failed open, each a sentence that ends with what to do next. */
 export function openFailure(app, error) {
   if (error.notAnswering) {
-    return `Opening ${app} from here needs the control plane, which is not answering right now. ` +
-      `If you opened ${app} recently, its address keeps working; otherwise try again when the control plane is back.`;
+    return `Opening ${app} for the first time is paused for a moment. If you already use ${app}, ` +
+      'its address keeps working; otherwise please try again in a minute.';
   }
-  if (error.status === 403 || error.status === 404) {
-    const advice = 'If you should have access, ask its owner to share it with the email you signed in with.';
-    return error.detail
-      ? `${error.detail} ${advice}`
-      : `You cannot open ${app}: it does not exist, or it is not shared with you. ${advice}`;
+  if (isDeadEnd(error)) {
+    return `There is no app called ${app} that you can open. Check the address, or ask the app's owner ` +
+      'to share it with the email you signed in with.';
   }
   return error.message;
 }
@@ -66,6 +69,14 @@ export function openView(ctx) {
     ctx.setTitle(`Could not open ${app}`);
     const line = messageLine('open-msg');
     say(line, 'error', openFailure(app, error));
+    const home = h('a', { class: 'button quiet', href: '#/apps' }, 'Go to your apps');
+    if (isDeadEnd(error)) { // trying again cannot help: a way home only
+      home.className = 'button primary';
+      body.replaceChildren(line, h('div', { class: 'actions' }, home));
+      heading.setAttribute('tabindex', '-1');
+      heading.focus();
+      return;
+    }
     const retry = h('button', { type: 'button', id: 'open-retry', class: 'primary' }, 'Try again');
     retry.addEventListener('click', () => whileBusy(retry, 'Opening…', async () => {
       say(line, 'info', '');
@@ -76,7 +87,7 @@ export function openView(ctx) {
         say(line, 'error', openFailure(app, again));
       }
     }));
-    body.replaceChildren(line, h('div', { class: 'actions' }, retry, h('a', { class: 'button quiet', href: '#/apps' }, 'Go to your apps')));
+    body.replaceChildren(line, h('div', { class: 'actions' }, retry, home));
     heading.setAttribute('tabindex', '-1');
     heading.focus();
   };

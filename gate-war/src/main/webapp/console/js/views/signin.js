@@ -34,10 +34,11 @@ function field({ id, label, type, autocomplete, hint }) {
   return { wrapper, input };
 }
 
-const SIGNIN_WAITS = 'Signing in needs the control plane, which is not answering right now. ' +
-  'Try again when it is back; apps you already opened keep working.';
-const SIGNUP_WAITS = 'Creating an account needs the control plane, which is not answering right now. ' +
-  'Try again when it is back.';
+// In a visitor's words (issue 20): people reach this form on their way to an app. The gate's
+// own 503 page says the same (Page.SIGN_IN_PAUSED), and so does its answer to a sign-in while it
+// knows the control plane is failing, which comes at once.
+export const SIGNIN_WAITS = 'Signing in is paused for a moment. If you already use this app, it keeps working.';
+const SIGNUP_WAITS = 'Creating an account is paused for a moment. Please try again in a minute.';
 
 /**
  * A note that shows while the outage banner is up, so nobody types a password for nothing.
@@ -65,7 +66,7 @@ function markInvalid(input, invalid) {
 async function signIn(email, password) {
   const session = await api('POST', '/sessions', { email, password }, { auth: false });
   if (!session || typeof session.token !== 'string') {
-    throw new Error('The control plane answered, but without a session. Try again in a moment.');
+    throw new Error('Signing in did not finish. Please try again in a moment.');
   }
   saveSession(session, email);
 }
@@ -122,10 +123,8 @@ export function signinView(ctx) {
       } catch (error) {
         if (ctx.signal.aborted) return;
         if (error.notAnswering) {
-          // The note above says why when the banner is up; then this line only says what happened.
-          say(line, 'waiting', isDown()
-            ? 'You are not signed in: the control plane is still not answering.'
-            : SIGNIN_WAITS);
+          // The note above says it when the banner is up; then this line only says what happened.
+          say(line, 'waiting', isDown() ? 'You are not signed in yet. Please try again in a minute.' : SIGNIN_WAITS);
           return;
         }
         if (error.status === 429) {
@@ -205,9 +204,7 @@ export function signupView(ctx) {
       } catch (error) {
         if (ctx.signal.aborted) return;
         if (error.notAnswering) {
-          say(line, 'waiting', isDown()
-            ? 'Your account was not created: the control plane is still not answering.'
-            : SIGNUP_WAITS);
+          say(line, 'waiting', isDown() ? 'Your account was not created yet. Please try again in a minute.' : SIGNUP_WAITS);
         } else if (error.status === 409) {
           markInvalid(email.input, true);
           say(line, 'error', error.detail || 'There is already an account with this email. Sign in instead.');

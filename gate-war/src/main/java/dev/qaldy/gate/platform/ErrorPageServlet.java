@@ -29,22 +29,27 @@ public class ErrorPageServlet extends HttpServlet {
     protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
         Object code = req.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         int status = code instanceof Integer i ? i : 500;
-        Page page = switch (status) {
+        if (status >= 400 && status < 500) {
+            Pages.send(req, res, clientError(status));
+            return;
+        }
+        String reference = UUID.randomUUID().toString().substring(0, 8);
+        Object error = req.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
+        log.log(Level.SEVERE, "gate: error " + status + " on " + req.getAttribute(RequestDispatcher.ERROR_REQUEST_URI)
+                + ", reference " + reference, error instanceof Throwable t ? t : null);
+        Pages.send(req, res, Page.internalError(reference));
+    }
+
+    /** The gate's page for a 4xx the server raised itself (issue 20: headers too large are 431, never a blank page). */
+    static Page clientError(int status) {
+        return switch (status) {
             case 400 -> Page.badPath();
-            case 404 -> Page.noRoute();
+            case 404 -> Page.noRoute("/");
             case 405 -> Page.methodNotAllowed();
-            default -> {
-                if (status >= 400 && status < 500) {
-                    yield new Page(status, "client-error", "Request not served",
-                            "The gate couldn't serve this request.", null, null);
-                }
-                String reference = UUID.randomUUID().toString().substring(0, 8);
-                Object error = req.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
-                log.log(Level.SEVERE, "gate: error " + status + " on " + req.getAttribute(RequestDispatcher.ERROR_REQUEST_URI)
-                        + ", reference " + reference, error instanceof Throwable t ? t : null);
-                yield Page.internalError(reference);
-            }
+            case 414 -> Page.uriTooLong();
+            case 431 -> Page.headersTooLarge();
+            default -> new Page(status, "client-error", "Request not served",
+                    "This request can't be served. Check the address, or start again from the home page.", "/", "Go to the home page");
         };
-        Pages.send(req, res, page);
     }
 }

@@ -3,14 +3,15 @@ package dev.qaldy.gate.platform;
 import java.util.Objects;
 
 /**
- * One of the gate's own answers: an HTTP status, a stable problem type, a clear title and one
- * sentence, and optionally one link. {@link Pages} renders it as HTML for browsers and as
+ * One of the gate's own answers: an HTTP status, a stable problem type, a clear title, a sentence or
+ * two that end with what to do next, and optionally one link (home, or the way back in). One voice
+ * for every page: plain words a visitor of an app uses, never a name of the cell's inner parts. {@link Pages} renders it as HTML for browsers and as
  * {@code application/problem+json} for everyone else.
  *
  * @param status   HTTP status
  * @param type     stable problem type slug, e.g. {@code forbidden}
  * @param title    what happened, short
- * @param sentence one calm sentence on what it means or what to do
+ * @param sentence what it means and what to do next, in one or two calm sentences
  * @param linkHref optional link (null for none)
  * @param linkText the link's text (null for none)
  */
@@ -18,6 +19,12 @@ public record Page(int status, String type, String title, String sentence, Strin
 
     /** Seconds a client should wait before trying again after a 503 (the {@code Retry-After} value). */
     public static final int RETRY_AFTER_SECONDS = 30;
+
+    /**
+     * What a visitor reads while the gate cannot let new people in (issue 20): the same words on the
+     * gate's page, in its problem JSON and on the console's sign-in.
+     */
+    public static final String SIGN_IN_PAUSED = "Signing in is paused for a moment. If you already use this app, it keeps working.";
 
     public Page {
         Objects.requireNonNull(type, "type");
@@ -32,7 +39,7 @@ public record Page(int status, String type, String title, String sentence, Strin
 
     public static Page badHost() {
         return new Page(400, "unknown-host", "Unknown address",
-                "This address doesn't belong to any app on this Qaldy cell.", null, null);
+                "This address doesn't belong to any app here; check the link you followed.", null, null);
     }
 
     public static Page badPath() {
@@ -72,13 +79,17 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "You're signed in as " + email + "; ask the app's owner to share it with you.", null, null);
     }
 
-    public static Page unknownApp(String app) {
+    /** An app name nobody has taken, with a link to {@code home} (the console). */
+    public static Page unknownApp(String app, String home) {
         return new Page(404, "unknown-app", "No such app",
-                "There is no app called " + app + " on this Qaldy cell.", null, null);
+                "There is no app called " + app + " here. Check the address, or find your apps on the Qaldy home page.",
+                home, "Go to Qaldy's home page");
     }
 
-    public static Page noRoute() {
-        return new Page(404, "no-such-route", "No such route", "Nothing lives at this address.", null, null);
+    /** Nothing at this path of the gate's own, with a link to {@code home} (the origin's root). */
+    public static Page noRoute(String home) {
+        return new Page(404, "no-such-route", "Page not found",
+                "There is nothing at this address. Check the link, or start again from the home page.", home, "Go to the home page");
     }
 
     public static Page methodNotAllowed() {
@@ -106,8 +117,8 @@ public record Page(int status, String type, String title, String sentence, Strin
     /** More or larger headers than the shield's bounds. */
     public static Page headersTooLarge() {
         return new Page(431, "headers-too-large", "Request headers too large",
-                "This request carries more header data than the gate accepts; clearing this site's cookies may help.",
-                null, null);
+                "This request carries more header data than Qaldy accepts. Clear this site's cookies in your browser,"
+                        + " then open the page again.", null, null);
     }
 
     /**
@@ -132,7 +143,7 @@ public record Page(int status, String type, String title, String sentence, Strin
     /** The app served every request its plan allows today; it opens again at {@code opensAgain}. */
     public static Page dailyLimitReached(String app, String opensAgain) {
         return new Page(429, "daily-limit-reached", "This app reached its daily limit",
-                app + " has served all the requests its plan allows for today and takes requests again from "
+                "The app " + app + " has served all the requests its plan allows for today; please come back from "
                         + opensAgain + ".", null, null);
     }
 
@@ -149,13 +160,11 @@ public record Page(int status, String type, String title, String sentence, Strin
 
     /**
      * Seed: signing in and opening an app for the first time need the control plane; people who
-     * already opened the app keep their access.
+     * already opened the app keep their access. Told in a visitor's words ({@link #SIGN_IN_PAUSED}),
+     * with {@code Retry-After}.
      */
     public static Page unavailable() {
-        return new Page(503, "temporarily-unavailable", "Temporarily unavailable",
-                "Signing in and opening an app for the first time need Qaldy's control plane, which isn't "
-                        + "answering right now; people who already opened this app keep their access, "
-                        + "so please try again in a minute.", null, null);
+        return new Page(503, "temporarily-unavailable", "Temporarily unavailable", SIGN_IN_PAUSED, null, null);
     }
 
     /**
@@ -169,11 +178,11 @@ public record Page(int status, String type, String title, String sentence, Strin
                         + "or when a new month starts (" + wakesAt + ").", null, null);
     }
 
-    /** The API through the gate while the control plane is down. */
+    /** The API through the gate while the control plane is down (the console and API clients read it). */
     public static Page apiUnavailable() {
         return new Page(503, "temporarily-unavailable", "Temporarily unavailable",
-                "Qaldy's control plane isn't answering right now; apps people already opened keep working, "
-                        + "and changes wait until it's back.", null, null);
+                "Qaldy can't make changes right now; apps people already opened keep working. "
+                        + "Please try again in a minute.", null, null);
     }
 
     public static Page gatewayTimeout() {
@@ -206,9 +215,8 @@ public record Page(int status, String type, String title, String sentence, Strin
      */
     public static Page signedOutHereOnly(String app) {
         return new Page(200, "signed-out", "Signed out in this browser",
-                "You're signed out of " + app + " in this browser. Qaldy's control plane isn't answering right now, "
-                        + "so the session is refused by this server only; other servers of Qaldy learn of it only if you "
-                        + "sign out here again once it's back.",
+                "You're signed out of " + app + " in this browser. Ending the session everywhere else is paused for a"
+                        + " moment, so if you used it elsewhere, sign out there again in a few minutes.",
                 null, null);
     }
 }

@@ -56,6 +56,9 @@ import java.util.regex.Pattern;
  * 3 KB, for anyone, unsigned) and answer an empty 200, and a dot segment ({@code /../}) an empty
  * 400. The probe replaces such a path with {@value #MALFORMED_PATH}, which the gate answers with
  * its 400 "bad path" page.
+ *
+ * <p>Each HTTP codec filter gets a second probe, {@link OversizedHeaders}: a request whose headers
+ * pass the listener's bound gets 431 rather than Grizzly's empty 400 (issue 20).
  */
 @ApplicationScoped
 public class PayaraHostGuard {
@@ -85,7 +88,7 @@ public class PayaraHostGuard {
 
     /** Payara's pieces this bean uses, looked up once by reflection. */
     private record Payara(Object locator, Object grizzly, Method getAllServices, Method lookup, Class<?> listenerType,
-            Class<?> serverFilterType, Object probes) {
+            Class<?> serverFilterType, Object probes, Class<?> codecFilterType, Object codecProbes) {
     }
 
     /** Installs the probe when the application starts (no-op outside Payara). */
@@ -108,16 +111,22 @@ public class PayaraHostGuard {
             Object probe = Proxy.newProxyInstance(probeType.getClassLoader(), new Class<?>[] {probeType}, new Probe());
             Object probes = Array.newInstance(probeType, 1);
             Array.set(probes, 0, probe);
+            Class<?> codecProbeType = Class.forName("org.glassfish.grizzly.http.HttpProbe", false, server);
+            Object codecProbes = Array.newInstance(codecProbeType, 1);
+            Array.set(codecProbes, 0, Proxy.newProxyInstance(codecProbeType.getClassLoader(), new Class<?>[] {codecProbeType},
+                    new OversizedHeaders()));
             payara = new Payara(locator, getService.invoke(locator, grizzlyServiceType, new Annotation[0]),
                     serviceLocator.getMethod("getAllServices", Class.class, Annotation[].class),
                     grizzlyServiceType.getMethod("lookupNetworkProxy", listenerType), listenerType,
-                    Class.forName("org.glassfish.grizzly.http.server.HttpServerFilter", false, server), probes);
+                    Class.forName("org.glassfish.grizzly.http.server.HttpServerFilter", false, server), probes,
+                    Class.forName("org.glassfish.grizzly.http.HttpServerFilter", false, server), codecProbes);
             watchNewListeners(server, grizzlyServiceType);
             int filters = 0;
             for (Object listener : (List<?>) payara.getAllServices().invoke(locator, listenerType, new Annotation[0])) {
                 filters += install(listener).added();
             }
-            log.log(Level.INFO, "gate: Payara Host guard on {0} HTTP listener filter(s){1}: a malformed Host port gets the gate''s 400",
+            log.log(Level.INFO, "gate: Payara Host guard on {0} HTTP listener filter(s){1}: a malformed Host port gets the gate''s 400,"
+                    + " headers past the listener''s bound a 431",
                     new Object[] {filters, mapperListener == null ? "" : "; listeners enabled later get it as they are created"});
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             log.log(Level.WARNING, "gate: cannot install the Payara Host guard; a malformed Host port gets Payara's empty answer", e);
@@ -197,18 +206,31 @@ public class PayaraHostGuard {
         }
         Object transport = grizzlyListener.getClass().getMethod("getTransport").invoke(grizzlyListener);
         boolean accepting = transport != null && !(Boolean) transport.getClass().getMethod("isStopped").invoke(transport);
+        int added = addProbes(filters, payara.serverFilterType(), payara.probes());
+        try {
+            List<?> codecs = (List<?>) grizzlyListener.getClass().getMethod("getFilters", Class.class)
+                    .invoke(grizzlyListener, payara.codecFilterType());
+            addProbes(codecs == null ? List.of() : codecs, payara.codecFilterType(), payara.codecProbes());
+        } catch (InvocationTargetException | RuntimeException e) {
+            log.log(Level.FINE, "gate: no HTTP codec filter to tell oversized headers: {0}", e.toString());
+        }
+        return new Installed(added, true, accepting);
+    }
+
+    /** Adds {@code probes} to each filter's monitoring config that does not have them yet; how many got them. */
+    private int addProbes(List<?> filters, Class<?> filterType, Object probes) throws ReflectiveOperationException {
         int added = 0;
         synchronized (installed) {
             for (Object filter : filters) {
-                Object monitoring = payara.serverFilterType().getMethod("getMonitoringConfig").invoke(filter);
+                Object monitoring = filterType.getMethod("getMonitoringConfig").invoke(filter);
                 if (installed.stream().noneMatch(entry -> entry[0] == monitoring)) {
-                    monitoring.getClass().getMethod("addProbes", Object[].class).invoke(monitoring, payara.probes());
-                    installed.add(new Object[] {monitoring, payara.probes()});
+                    monitoring.getClass().getMethod("addProbes", Object[].class).invoke(monitoring, probes);
+                    installed.add(new Object[] {monitoring, probes});
                     added++;
                 }
             }
         }
-        return new Installed(added, true, accepting);
+        return added;
     }
 
     @PreDestroy

@@ -113,8 +113,8 @@ public class ControlForwarder {
 
     /** The answer while the control plane cannot serve an app's data. */
     static Page dataUnavailable() {
-        return new Page(503, "control-plane-unreachable", "Control plane unreachable",
-                "The app's data is kept by Qaldy's control plane, which is unreachable; retry later. Nothing was changed.",
+        return new Page(503, "control-plane-unreachable", "Temporarily unavailable",
+                "This app can't reach its data for a moment, and nothing was changed. Please try again in a minute.",
                 null, null);
     }
 
@@ -122,7 +122,7 @@ public class ControlForwarder {
     public void hook(HttpServletRequest req, HttpServletResponse res) throws IOException {
         Matcher path = HOOK_PATH.matcher(req.getRequestURI());
         if (!path.matches()) {
-            problem(res, Page.noRoute());
+            problem(res, Page.noRoute("/"));
             return;
         }
         if (!"POST".equals(req.getMethod())) {
@@ -150,7 +150,7 @@ public class ControlForwarder {
         Matcher path = DATA_PATH.matcher(req.getRequestURI());
         String query = req.getQueryString();
         if (!path.matches() || (query != null && !query.isEmpty() && !DATA_QUERY.matcher(query).matches())) {
-            problem(res, Page.noRoute());
+            problem(res, Page.noRoute("/"));
             return;
         }
         boolean item = path.group(2) != null;

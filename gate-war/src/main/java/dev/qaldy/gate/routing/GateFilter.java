@@ -10,8 +10,10 @@ import dev.qaldy.gate.access.SharingVersionPush;
 import dev.qaldy.gate.cap.CapEndpoint;
 import dev.qaldy.gate.cap.CapStep;
 import dev.qaldy.gate.console.ConsoleFiles;
+import dev.qaldy.gate.console.ConsoleLinks;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
+import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
@@ -65,7 +67,10 @@ import java.util.logging.Logger;
  * signed-out session ({@link SignedOutSessions}) is no session at step 3, and until the sign-outs
  * made before the gate started are loaded a session alone lets no one in (503). Each request
  * counts the calls to the control plane it waited on ({@link UpstreamHealth.Ledger}), which the
- * answer names in {@code Server-Timing}.
+ * answer names in {@code Server-Timing}. While the gate's view of the control plane says failing,
+ * signing in is paused: a browser without a session on an app, and a sign-in to the console, get the
+ * 503 "Temporarily unavailable" page at once ({@link #signInPaused}; issue 20), never a form that
+ * waits for the control plane.
  */
 @WebFilter(filterName = "gate", urlPatterns = "/*", dispatcherTypes = DispatcherType.REQUEST)
 public class GateFilter extends HttpFilter {
@@ -116,6 +121,9 @@ public class GateFilter extends HttpFilter {
 
     @Inject
     ControlForwarder control;
+
+    @Inject
+    ControlPlaneHealth controlPlane;
 
     @Inject
     Clock clock;
@@ -197,7 +205,11 @@ public class GateFilter extends HttpFilter {
             case METRICS -> metrics(req, res, chain);
             case API -> {
                 if (shielded(new ShieldTarget.Api(), req, res)) {
-                    proxy.toControl(req, res);
+                    if (isSignIn(req.getMethod(), req.getRequestURI()) && controlPlane.view().failing()) {
+                        Pages.send(req, res, Page.unavailable()); // the console's sign-in: paused, said at once
+                    } else {
+                        proxy.toControl(req, res);
+                    }
                 }
             }
             case HOOKS -> {
@@ -205,9 +217,9 @@ public class GateFilter extends HttpFilter {
                     control.hook(req, res); // webhooks: bounded, 5 s, 503 + Retry-After while the API is down
                 }
             }
-            case INTERNAL, NO_ROUTE -> Pages.send(req, res, Page.noRoute());
+            case INTERNAL, NO_ROUTE -> Pages.send(req, res, Page.noRoute(ConsoleLinks.home(config.publicUrl())));
             case BAD_PATH -> Pages.send(req, res, Page.badPath());
-            default -> Pages.send(req, res, Page.noRoute());
+            default -> Pages.send(req, res, Page.noRoute(ConsoleLinks.home(config.publicUrl())));
         }
     }
 
@@ -234,7 +246,7 @@ public class GateFilter extends HttpFilter {
             case SIGNOUT -> signIn.signOut(app, req, res);
             case APP -> appTraffic(app, req, res);
             case DATA -> appData(app, req, res);
-            default -> Pages.send(req, res, Page.noRoute());
+            default -> Pages.send(req, res, Page.noRoute("/"));
         }
     }
 
@@ -259,7 +271,7 @@ public class GateFilter extends HttpFilter {
             control.data(app, valid.session(), req, res);
             return;
         }
-        Pages.send(req, res, refusal(decision, app, valid.session()));
+        Pages.send(req, res, refusal(decision, app, valid.session(), ConsoleLinks.home(config.publicUrl())));
     }
 
     /** Steps 3–5 for an app's own traffic. */
@@ -280,9 +292,10 @@ public class GateFilter extends HttpFilter {
             if (check instanceof SessionCheck.Invalid invalid) {
                 log.log(Level.FINE, "gate: refused a session for {0}: {1}", new Object[] {app, invalid.reason()});
             }
-            if (site.unknown()) { // never treat unknown as public; signing in needs the API too
+            Page paused = signInPaused(site.unknown(), controlPlane.view().failing(), Pages.wantsHtml(req));
+            if (paused != null) {
                 res.setHeader(AccessDecision.HEADER, "refused");
-                Pages.send(req, res, Page.unavailable());
+                Pages.send(req, res, paused);
                 return;
             }
             signIn.askToSignIn(app, req, res);
@@ -300,7 +313,7 @@ public class GateFilter extends HttpFilter {
             }
             return;
         }
-        Pages.send(req, res, refusal(decision, app, session));
+        Pages.send(req, res, refusal(decision, app, session, ConsoleLinks.home(config.publicUrl())));
     }
 
     /**
@@ -336,7 +349,7 @@ public class GateFilter extends HttpFilter {
             res.setHeader("Cache-Control", "no-store");
             chain.doFilter(req, res);
         } else {
-            Pages.send(req, res, Page.noRoute());
+            Pages.send(req, res, Page.noRoute(ConsoleLinks.home(config.publicUrl())));
         }
     }
 
@@ -364,12 +377,30 @@ public class GateFilter extends HttpFilter {
     }
 
     /** The page for every verdict but allow; exhaustive, so a new verdict cannot fall through to a forward. */
-    static Page refusal(AccessDecision decision, String app, Session session) {
+    static Page refusal(AccessDecision decision, String app, Session session, String home) {
         return switch (decision.verdict()) {
             case DENY -> Page.forbidden(session.email());
-            case UNKNOWN_APP -> Page.unknownApp(app);
+            case UNKNOWN_APP -> Page.unknownApp(app, home);
             case UNAVAILABLE, ALLOW -> Page.unavailable();
         };
+    }
+
+    /**
+     * Step 3 without a valid session: the 503 page when signing in cannot work now, else null (ask to
+     * sign in). It cannot while the gate could not learn whether the app is public ({@code
+     * cannotTell}: never treat unknown as public, for anyone) or, for a browser ({@code html}), while
+     * its view of the control plane says failing ({@code failing}; a slow answer alone never turns
+     * it): the console's sign-in could only wait. Other clients keep their 401, which says their
+     * token is no good (a signed-out one stays refused as such). A person the gate remembers has a
+     * session and never reaches this step.
+     */
+    static Page signInPaused(boolean cannotTell, boolean failing, boolean html) {
+        return cannotTell || failing && html ? Page.unavailable() : null;
+    }
+
+    /** {@code POST /api/v1/sessions}: the console's sign-in. */
+    static boolean isSignIn(String method, String uri) {
+        return "POST".equals(method) && "/api/v1/sessions".equals(uri);
     }
 
     /** TRACE and CONNECT never pass the gate. */

@@ -307,6 +307,26 @@ class GateIT {
         assertThat(fakes.atRuntime).as("nothing forwarded without a session").isEmpty();
     }
 
+    /**
+     * Issue 20: headers past Grizzly's bound (8 KB here, Payara's default; a cell raises it to 64 KB in
+     * bin/qaldy's pre-boot file, past the shield's 16 KB) were refused with an empty 400 before any
+     * application code ran; the gate's probe makes that a 431, and a request line past it a 414.
+     */
+    @Test
+    @Order(3)
+    void headersPastTheServersBoundAre431NotAnEmpty400() throws IOException {
+        String cookie = "Cookie: big=" + "x".repeat(20_000);
+        Reply big = RawHttp.send(port, "GET", "/", List.of("Host: " + app("guestbook"), cookie, USER_AGENT, "Accept: text/html"),
+                null, false);
+        assertThat(big.status()).as(big.statusLine()).isEqualTo(431);
+        assertThat(big.statusLine()).contains("431 Request Header Fields Too Large");
+        assertThat(fakes.atRuntime).isEmpty();
+        Reply longLine = RawHttp.send(port, "GET", "/" + "a".repeat(20_000), List.of("Host: " + app("guestbook"), USER_AGENT),
+                null, false);
+        assertThat(longLine.status()).as(longLine.statusLine()).isEqualTo(414);
+        assertThat(get(app("guestbook"), "/", "Accept: application/json").status()).as("the next request as ever").isIn(401, 503);
+    }
+
     // ---- sessions and sign-in
 
     @Test
@@ -471,7 +491,7 @@ class GateIT {
         assertThat(failed.header("Retry-After")).isEqualTo("30");
         assertThat(failed.header("Cache-Control")).isEqualTo("no-store");
         assertThat(failed.header("WWW-Authenticate")).isNull();
-        assertThat(failed.text()).contains("Temporarily unavailable").contains("opening an app for the first time");
+        assertThat(failed.text()).contains("Temporarily unavailable").contains("Signing in is paused for a moment.");
         assertThat(fakes.atRuntime).isEmpty();
     }
 
@@ -581,8 +601,21 @@ class GateIT {
         assertThat(unknown.header("Set-Cookie")).as("a failure never signs anyone out").isNull();
         assertThat(unknown.header("Location")).isNull();
         assertThat(unknown.header("Content-Type")).startsWith("text/html");
-        assertThat(unknown.text()).contains("Temporarily unavailable").contains("opening an app for the first time")
-                .contains("already opened this app keep their access");
+        assertThat(unknown.text()).contains("Temporarily unavailable")
+                .contains("Signing in is paused for a moment. If you already use this app, it keeps working.")
+                .doesNotContainIgnoringCase("control plane");
+
+        // Issue 20: a person without a session while the gate's view says failing: the same page at once, no sign-in form
+        Reply stranger = get(app("memo"), "/", "Accept: text/html");
+        assertThat(stranger.status()).as("sign-in paused, not a redirect to the console").isEqualTo(503);
+        assertThat(stranger.header("Location")).isNull();
+        assertThat(stranger.header("Retry-After")).isEqualTo("30");
+        assertThat(stranger.text()).contains("Signing in is paused for a moment.").doesNotContainIgnoringCase("control plane");
+        Reply signIn = send("POST", publicHost(), "/api/v1/sessions", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                false, "Content-Type: application/json", "Accept: application/json");
+        assertThat(signIn.status()).as("the console's sign-in, answered by the gate at once").isEqualTo(503);
+        assertThat(signIn.header("Retry-After")).isEqualTo("30");
+        assertThat(signIn.text()).contains("Signing in is paused for a moment.");
 
         Reply script = get(app("memo"), "/api/list", "Accept: application/json", "Authorization: Bearer " + CAROL);
         assertThat(script.status()).isEqualTo(503);

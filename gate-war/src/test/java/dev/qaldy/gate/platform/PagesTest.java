@@ -31,14 +31,42 @@ class PagesTest {
         assertThat(json.getString("type")).isEqualTo("urn:qaldy:problem:temporarily-unavailable");
         assertThat(json.getString("title")).isEqualTo("Temporarily unavailable");
         assertThat(json.getInt("status")).isEqualTo(503);
-        assertThat(json.getString("detail")).contains("Signing in and opening an app for the first time need")
-                .contains("people who already opened this app keep their access");
+        assertThat(json.getString("detail")).isEqualTo(Page.SIGN_IN_PAUSED);
+    }
+
+    /** Issue 20: the pages a visitor of an app can meet speak a visitor's words, never the cell's inner parts. */
+    @Test
+    void noPageAVisitorMeetsNamesTheControlPlane() {
+        for (Page page : visitorPages()) {
+            assertThat(Pages.html(page)).as(page.type()).doesNotContainIgnoringCase("control plane")
+                    .doesNotContainIgnoringCase("runtime host").doesNotContain("Try again</a>");
+        }
+        assertThat(Page.unavailable().sentence())
+                .isEqualTo("Signing in is paused for a moment. If you already use this app, it keeps working.");
     }
 
     @Test
-    void everyGatePageHasAClearTitleAndOneSentence() {
+    void pagesWithNowhereToGoLinkHome() {
+        assertThat(Pages.html(Page.noRoute("/"))).contains("<a href=\"/\">Go to the home page</a>");
+        assertThat(Pages.html(Page.unknownApp("nosuch", "http://localhost:8080/console/")))
+                .contains("There is no app called nosuch here. Check the address")
+                .contains("<a href=\"http://localhost:8080/console/\">Go to Qaldy&#39;s home page</a>");
+    }
+
+    static Page[] visitorPages() {
+        return new Page[] {Page.badHost(), Page.badPath(), Page.badTicket(), Page.unauthorized(),
+            Page.forbidden("a@b.c"), Page.unknownApp("x", "/console/"), Page.noRoute("/"), Page.methodNotAllowed(),
+            Page.tooLarge(10), Page.internalError("ref"), Page.appUnreachable(), Page.unavailable(), Page.apiUnavailable(),
+            Page.gatewayTimeout(), Page.signedOut("x"), Page.signedOutHereOnly("x"), Page.methodNotAllowedByShield(),
+            Page.uriTooLong(), Page.headersTooLarge(), Page.blockedByShield("guestbook", "it has no User-Agent header"),
+            Page.tooManyRequests("guestbook", 1), Page.dailyLimitReached("guestbook", "2025-06-02 00:00 UTC"),
+            Page.asleep("guestbook", java.time.Instant.EPOCH), Page.signOutNeedsPost("x"), Page.crossSiteSignOut("x")};
+    }
+
+    @Test
+    void everyGatePageHasAClearTitleAndOneOrTwoSentences() {
         for (Page page : new Page[] {Page.badHost(), Page.badPath(), Page.badTicket(), Page.unauthorized(),
-            Page.forbidden("a@b.c"), Page.unknownApp("x"), Page.noRoute(), Page.methodNotAllowed(), Page.tooLarge(10),
+            Page.forbidden("a@b.c"), Page.unknownApp("x", "/"), Page.noRoute("/"), Page.methodNotAllowed(), Page.tooLarge(10),
             Page.internalError("ref"), Page.appUnreachable(), Page.unavailable(), Page.apiUnavailable(),
             Page.gatewayTimeout(), Page.signedOut("x"), Page.serviceUnauthorized(), Page.badRequest("Bad."),
             Page.methodNotAllowedByShield(), Page.uriTooLong(), Page.headersTooLarge(),
@@ -47,6 +75,7 @@ class PagesTest {
             Page.dailyLimitReached("guestbook", "2025-06-02 00:00 UTC")}) {
             assertThat(page.title()).isNotBlank();
             assertThat(page.sentence()).endsWith(".");
+            assertThat(Character.isUpperCase(page.sentence().charAt(0))).as(page.sentence()).isTrue();
             assertThat(page.sentence().chars().filter(c -> c == '.').count())
                     .as(page.sentence()).isLessThanOrEqualTo(3); // one sentence; dots in emails and names allowed
         }

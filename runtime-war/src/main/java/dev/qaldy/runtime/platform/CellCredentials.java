@@ -176,7 +176,7 @@ public class CellCredentials {
 
         @Override
         public String detail() {
-            return "The runtime host is starting. Please try again in a moment.";
+            return "This app is starting. Please try again in a moment.";
         }
     }
 }

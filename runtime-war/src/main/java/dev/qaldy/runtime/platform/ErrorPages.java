@@ -31,10 +31,16 @@ public final class ErrorPages {
     /** Writes an answer with the given status, problem type slug, title and one-sentence detail. */
     public static void write(HttpServletResponse response, int status, String type, String title, String detail,
             String accept) throws IOException {
+        write(response, status, type, title, detail, accept, null, null);
+    }
+
+    /** As above, with a link under the sentence on the HTML page ({@code linkHref} null: none), e.g. home. */
+    public static void write(HttpServletResponse response, int status, String type, String title, String detail,
+            String accept, String linkHref, String linkText) throws IOException {
         byte[] body;
         if (wantsHtml(accept)) {
             response.setContentType("text/html; charset=utf-8");
-            body = page(title, detail).getBytes(StandardCharsets.UTF_8);
+            body = page(title, detail, linkHref, linkText).getBytes(StandardCharsets.UTF_8);
         } else {
             response.setContentType("application/problem+json");
             body = problemJson(status, type, title, detail).getBytes(StandardCharsets.UTF_8);
@@ -63,15 +69,21 @@ public final class ErrorPages {
     }
 
     static String page(String title, String detail) {
+        return page(title, detail, null, null);
+    }
+
+    static String page(String title, String detail, String linkHref, String linkText) {
+        String link = linkHref == null ? ""
+                : "<p class=\"l\"><a href=\"" + escape(linkHref) + "\">" + escape(linkText == null ? linkHref : linkText) + "</a></p>";
         return "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                 + "<title>" + escape(title) + "</title><style>"
                 + "body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f6f7f9;"
                 + "color:#1f2933;font:16px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif}"
                 + "main{max-width:32rem;padding:2rem;text-align:center}"
-                + "h1{font-size:1.5rem;margin:0 0 .5rem}p{margin:0;color:#52606d}"
+                + "h1{font-size:1.5rem;margin:0 0 .5rem}p{margin:0;color:#52606d}p.l{margin-top:1rem}a{color:#0b5cad}"
                 + "</style></head><body><main><h1>" + escape(title) + "</h1><p>" + escape(detail)
-                + "</p></main></body></html>\n";
+                + "</p>" + link + "</main></body></html>\n";
     }
 
     /** HTML-escapes text for element content and attribute values. */

@@ -35,6 +35,6 @@ public class BundleRefusedException extends ServingException {
 
     @Override
     public String detail() {
-        return "The app's code did not pass the runtime host's integrity check, so it was not run.";
+        return "This app's code did not pass Qaldy's integrity check, so it was not run. Its owner can publish it again.";
     }
 }

@@ -28,6 +28,6 @@ public class NotPublishedException extends ServingException {
 
     @Override
     public String detail() {
-        return "There is no app at this address, or its owner has not published a version yet.";
+        return "There is no app at this address, or its owner has not published it yet. Check the address, or come back later.";
     }
 }

@@ -30,11 +30,11 @@ public class UnexpectedAnswerException extends ServingException {
 
     @Override
     public String title() {
-        return "Bad gateway";
+        return "This app can't be loaded right now";
     }
 
     @Override
     public String detail() {
-        return "The runtime host got an answer from the control plane that it did not expect.";
+        return "Something went wrong while loading this app. Please try again in a minute.";
     }
 }

@@ -170,7 +170,7 @@ final class DataBridge {
         try {
             return client.call(app, grant, method, collection, id, query, json);
         } catch (AppDataClient.Unavailable e) {
-            unavailable = "the app's data cannot be reached right now (the control plane is unavailable); try again later";
+            unavailable = "The app's data cannot be reached right now. Try again in a minute.";
             throw error(cx, scope, UNAVAILABLE, 503, unavailable);
         }
     }

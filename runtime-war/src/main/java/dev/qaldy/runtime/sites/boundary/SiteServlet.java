@@ -150,7 +150,8 @@ public class SiteServlet extends HttpServlet {
             log.log(Level.SEVERE, "Unexpected failure " + id + " for " + request.getMethod() + " "
                     + request.getRequestURI(), e);
             ErrorPages.write(response, 500, "internal", "Something went wrong",
-                    "The runtime host failed to answer this request.", accept);
+                    "This app could not answer because of an error on Qaldy's side. Please try again, and quote reference "
+                            + id.substring(0, 8) + " if it happens again.", accept);
         }
     }
 
@@ -169,7 +170,7 @@ public class SiteServlet extends HttpServlet {
         }
         app = app.toLowerCase(Locale.ROOT);
         if (!AppLabel.valid(app)) {
-            throw new BadRequestException("The app name is not a DNS label.");
+            throw new BadRequestException("This address does not name an app. Check the link you followed.");
         }
         return app;
     }
@@ -209,8 +210,9 @@ public class SiteServlet extends HttpServlet {
             response.setStatus(301);
             response.setHeader("Location", addSlash.location() + (query == null ? "" : "?" + query));
         } else {
-            ErrorPages.write(response, 404, "not-found", "Not found", "There is no page at this address.",
-                    request.getHeader("Accept"));
+            ErrorPages.write(response, 404, "not-found", "Page not found",
+                    "There is no page at this address. Check the link, or start again from the app's home page.",
+                    request.getHeader("Accept"), "/", "Go to the app's home page");
         }
     }
 

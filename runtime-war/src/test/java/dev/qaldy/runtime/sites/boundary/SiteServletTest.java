@@ -200,7 +200,7 @@ class SiteServletTest {
     void a_missing_file_is_a_404_page_and_other_methods_are_not_allowed() throws Exception {
         FakeHttp.Response missing = get("/nope.png", gate("Accept", "text/html,*/*"));
         assertThat(missing.status).isEqualTo(404);
-        assertThat(missing.text()).contains("Not found");
+        assertThat(missing.text()).contains("Page not found").contains("<a href=\"/\">Go to the app&#39;s home page</a>");
         assertThat(get("/server.js", gate()).status).isEqualTo(404);
         FakeHttp.Response post = send("POST", "/index.html", gate(), "x");
         assertThat(post.status).isEqualTo(405);

@@ -26,7 +26,8 @@ import java.util.logging.Logger;
  * a lost database connection is a 503; anything else is a 500 whose detail holds only a
  * correlation id, with the stack trace in the log. A lock wait that ran out (another transaction held
  * a row past the database's lock timeout) is a 503 "busy" with {@code Retry-After}, logged naming the
- * lock (issue 14: these were 500s while a leaked transaction held the billing row).
+ * lock (issue 14: these were 500s while a leaked transaction held the billing row). Every detail
+ * leaves as a sentence ({@link #sentence}: a capital first, a full stop last), whoever wrote it (issue 20).
  */
 @Provider
 @ApplicationScoped
@@ -84,7 +85,7 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
             if (business.status() == 413) {
                 headers.put("Connection", "close");
             }
-            return new Problem(business.status(), business.type(), business.title(), business.getMessage(), headers);
+            return new Problem(business.status(), business.type(), business.title(), sentence(business.getMessage()), headers);
         }
         if (thrown instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
             Response original = web.getResponse();
@@ -101,7 +102,8 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
         if (DatabaseUnreachable.behind(thrown)) {
             log.log(Level.WARNING, "database unreachable, reference {0}: {1}", new Object[] {reference, thrown});
             return new Problem(503, "about:blank", "Service Unavailable",
-                    "The control plane's database is unreachable; try again shortly (reference " + reference + ").",
+                    "Qaldy can't make changes right now; apps people already opened keep working. Please try again in a"
+                            + " minute (reference " + reference + ").",
                     Map.of(HttpHeaders.RETRY_AFTER, DATABASE_RETRY_SECONDS));
         }
         if (LockWaits.ranOut(thrown)) {
@@ -115,6 +117,22 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
         log.log(Level.SEVERE, "unexpected error, reference " + reference, thrown);
         return new Problem(500, "about:blank", "Internal Server Error",
                 "Something went wrong on our side (reference " + reference + ").", Map.of());
+    }
+
+    /**
+     * {@code detail} as a sentence people read: its first letter a capital and a full stop at the
+     * end (a business message may be written as a clause, "no app named x"); blank stays blank.
+     */
+    static String sentence(String detail) {
+        if (detail == null || detail.isBlank()) {
+            return "The request cannot be served.";
+        }
+        String text = detail.strip();
+        if (Character.isLowerCase(text.charAt(0))) {
+            text = Character.toUpperCase(text.charAt(0)) + text.substring(1);
+        }
+        char last = text.charAt(text.length() - 1);
+        return last == '.' || last == '?' || last == '!' ? text : text + ".";
     }
 
     /** The business exception behind {@code thrown} (interceptors and JAX-RS may wrap it), or null. */

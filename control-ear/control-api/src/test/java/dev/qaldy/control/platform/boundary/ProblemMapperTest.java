@@ -26,8 +26,18 @@ class ProblemMapperTest {
         Problem problem = mapper.describe(new RuntimeException(new Conflict("the app name x is taken")));
         assertThat(problem.status()).isEqualTo(409);
         assertThat(problem.json()).isEqualTo("{\"type\":\"urn:qaldy:problem:conflict\",\"title\":\"Conflict\","
-                + "\"status\":409,\"detail\":\"the app name x is taken\"}");
+                + "\"status\":409,\"detail\":\"The app name x is taken.\"}");
         assertThat(mapper.describe(new TooManyAttempts("wait", 42)).headers()).containsEntry("Retry-After", 42L);
+    }
+
+    /** Issue 20: raw clauses of the API ("not a DNS label…", lower-case starts) reach people as sentences. */
+    @Test
+    void every_business_detail_leaves_as_a_sentence() {
+        assertThat(ProblemMapper.sentence("no app named x")).isEqualTo("No app named x.");
+        assertThat(ProblemMapper.sentence("Already a sentence.")).isEqualTo("Already a sentence.");
+        assertThat(ProblemMapper.sentence("  why?  ")).isEqualTo("Why?");
+        assertThat(ProblemMapper.sentence("\"x\" is taken")).isEqualTo("\"x\" is taken.");
+        assertThat(ProblemMapper.sentence(" ")).isEqualTo("The request cannot be served.");
     }
 
     @Test

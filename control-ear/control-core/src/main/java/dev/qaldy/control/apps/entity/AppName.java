@@ -31,9 +31,9 @@ public final class AppName {
             throw new InvalidInput("an app name is required");
         }
         if (!LABEL.matcher(name).matches()) {
-            throw new InvalidInput("app name \"" + shorten(name) + "\" is not a DNS label: use 1 to 63 characters of"
-                    + " lower-case letters a-z, digits 0-9 and '-', starting and ending with a letter or digit"
-                    + " (no dots, no upper case)");
+            throw new InvalidInput("The app name \"" + shorten(name) + "\" cannot be part of a web address. Choose a name"
+                    + " of 1 to 63 characters of lower-case letters a-z, digits 0-9 and '-', starting and ending with a"
+                    + " letter or digit, like my-app (no dots, no upper case).");
         }
         if (name.length() >= 4 && name.startsWith("--", 2)) {
             // RFC 5891 §4.2.3.1: "--" in the 3rd and 4th places is kept for IDNA (xn--…): such a

@@ -46,7 +46,8 @@ public record Manifest(String name, String kind, String handler) {
         }
         String name = string(object, "name", true);
         if (!AppName.LABEL.matcher(name).matches()) {
-            throw new BundleRejected(FILE + ": \"name\" must be a DNS label (lower-case letters, digits and '-')");
+            throw new BundleRejected("The \"name\" in " + FILE + " cannot be part of a web address. Use lower-case letters a-z, digits 0-9"
+                    + " and '-', then upload again.");
         }
         String kind = string(object, "kind", true);
         if (!KINDS.contains(kind)) {

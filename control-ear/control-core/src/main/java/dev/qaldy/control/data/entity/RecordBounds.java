@@ -88,7 +88,7 @@ public final class RecordBounds {
         try {
             return Long.parseLong(after);
         } catch (NumberFormatException e) {
-            throw new InvalidInput("after must be the id of the previous page's last record");
+            throw new InvalidInput("The after parameter must be the id of the previous page's last record");
         }
     }
 

@@ -118,7 +118,8 @@ public record ShieldRules(Long perClientPerMinute, Long perAppPerMinute, Long pe
         try {
             Pattern.compile(regex);
         } catch (PatternSyntaxException e) {
-            throw new InvalidInput("not a regular expression: " + regex + " (" + e.getDescription() + ")");
+            throw new InvalidInput("The blocked user agent \"" + regex + "\" is not a pattern Qaldy can read (" + e.getDescription()
+                    + "). Write it as a regular expression, like sqlmap|nikto, or remove it.");
         }
     }
 

@@ -47,7 +47,7 @@ public final class TicketCodes {
         boolean ok = path != null && path.startsWith("/") && !path.startsWith("//") && path.length() <= MAX_RETURN_PATH
                 && path.chars().noneMatch(c -> c == '\\' || c <= 0x20 || c == 0x7f);
         if (!ok) {
-            throw new InvalidInput("returnPath must be a path on the app's origin: starting with a single '/', "
+            throw new InvalidInput("The returnPath must be a path on the app's origin: starting with a single '/', "
                     + "without spaces, backslashes or control characters, at most " + MAX_RETURN_PATH + " characters");
         }
         return path;

@@ -20,7 +20,7 @@ class AppNameTest {
             "x234567890123456789012345678901234567890123456789012345678901234", "a/b"})
     void anything_else_names_the_rule(String name) {
         assertThatThrownBy(() -> AppName.check(name)).isInstanceOf(InvalidInput.class)
-                .hasMessageContaining("is not a DNS label").hasMessageContaining("1 to 63 characters");
+                .hasMessageContaining("cannot be part of a web address").hasMessageContaining("1 to 63 characters");
     }
 
     @ParameterizedTest

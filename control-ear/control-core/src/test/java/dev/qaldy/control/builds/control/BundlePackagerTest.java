@@ -135,7 +135,7 @@ class BundlePackagerTest {
         assertRefused(List.of(file("qaldy.json", "{not json")), "qaldy.json is not valid JSON");
         assertRefused(List.of(file("qaldy.json", "[1]")), "must be a JSON object");
         assertRefused(List.of(file("qaldy.json", "{\"kind\":\"app\"}")), "\"name\" is required");
-        assertRefused(List.of(file("qaldy.json", "{\"name\":\"Guest.Book\",\"kind\":\"app\"}")), "DNS label");
+        assertRefused(List.of(file("qaldy.json", "{\"name\":\"Guest.Book\",\"kind\":\"app\"}")), "cannot be part of a web address");
         assertRefused(List.of(file("qaldy.json", "{\"name\":\"g\",\"kind\":\"daemon\"}")), "\"kind\" must be \"app\" or \"site\"");
         assertRefused(List.of(file("qaldy.json", MANIFEST)), "\"handler\" must name a .js file in the archive");
     }

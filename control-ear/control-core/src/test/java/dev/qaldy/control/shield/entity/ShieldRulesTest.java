@@ -29,7 +29,7 @@ class ShieldRulesTest {
     @Test
     void patterns_must_compile_fit_on_one_line_and_be_few() {
         assertThatThrownBy(() -> new ShieldRules(null, null, null, List.of("(unclosed"), List.of()))
-                .isInstanceOf(InvalidInput.class).hasMessageContaining("not a regular expression: (unclosed");
+                .isInstanceOf(InvalidInput.class).hasMessageContaining("\"(unclosed\" is not a pattern Qaldy can read").hasMessageEndingWith("or remove it.");
         assertThatThrownBy(() -> new ShieldRules(null, null, null, List.of("a\nb"), List.of())).isInstanceOf(InvalidInput.class);
         assertThatThrownBy(() -> new ShieldRules(null, null, null, List.of(" "), List.of())).isInstanceOf(InvalidInput.class);
         assertThatThrownBy(() -> new ShieldRules(null, null, null, List.of("x".repeat(201)), List.of())).isInstanceOf(InvalidInput.class);
