@@ -48,6 +48,18 @@ export function kept(path) {
   return { data: entry.data, at: new Date(entry.at) };
 }
 
+/** The list kept for GET `path`, as { data: [...], at: Date }, or null (nothing kept, or not a list). */
+export function keptList(path) {
+  const last = kept(path);
+  return last && Array.isArray(last.data) ? last : null;
+}
+
+/** Marks `note` (a waiting note) with when the kept answer it stands over was read. */
+export function markAsOf(note, at) {
+  note.dataset.asOf = at.toISOString();
+  return note;
+}
+
 /** Forgets everything kept (sign-out, another person). */
 export function forgetKept() {
   memory.clear();

@@ -6,7 +6,7 @@ import { h, loading, messageLine, replace, safeHttpUrl, say, setDisabled, timeEl
 import { navigate, flash } from '../router.js';
 import { openApp, openFailure } from './open.js';
 import { LIST_WAITS, explain, waitingNote, whenBack } from '../outage.js';
-import { asOf, keep, kept } from '../kept.js';
+import { asOf, keep, keptList, markAsOf } from '../kept.js';
 import { hooksSection, schedulesSection } from './jobs.js';
 import { shieldSection } from './shield.js';
 
@@ -66,15 +66,14 @@ export function appView(ctx) {
       if (ctx.signal.aborted || error.handled) return;
       if (error.notAnswering) {
         // What this tab read of the app before, marked with its time; the page loads again on the first answer.
-        const last = kept('/apps');
-        const known = last && Array.isArray(last.data) ? last.data.find((a) => String(a.name) === name) : null;
+        const last = keptList('/apps');
+        const known = last ? last.data.find((a) => String(a.name) === name) : null;
         const note = waitingNote(known
           ? `The control plane is not answering; this is ${name} as of ${asOf(last.at)}, and the page will refresh when it is back.`
           : 'The control plane is not answering; this page will load when it is back.', 'app-waiting');
         if (known) {
-          note.dataset.asOf = last.at.toISOString();
           renderApp(ctx, known, body);
-          body.prepend(note);
+          body.prepend(markAsOf(note, last.at));
         } else {
           replace(body, note);
         }
@@ -363,8 +362,8 @@ function buildsSection(ctx, name, state, setLive) {
     } catch (error) {
       if (ctx.signal.aborted || error.handled) return;
       if (error.notAnswering) {
-        const last = rows.size ? null : kept(`/apps/${seg(name)}/builds`);
-        if (last && Array.isArray(last.data)) {
+        const last = rows.size ? null : keptList(`/apps/${seg(name)}/builds`);
+        if (last) {
           for (const build of last.data) upsert(build);
           sortRows();
         }
@@ -540,8 +539,8 @@ function sharingSection(ctx, name) {
     } catch (error) {
       if (ctx.signal.aborted || error.handled) return;
       if (error.notAnswering) {
-        const last = list.children.length ? null : kept(`/apps/${seg(name)}/shares`);
-        if (last && Array.isArray(last.data)) showShares(last.data);
+        const last = list.children.length ? null : keptList(`/apps/${seg(name)}/shares`);
+        if (last) showShares(last.data);
         replace(listState, waitingNote(list.children.length
           ? `The control plane is not answering; ${last ? `these are the people as of ${asOf(last.at)}, and ` : ''}this list will refresh when it is back.`
           : LIST_WAITS, 'shares-waiting'));

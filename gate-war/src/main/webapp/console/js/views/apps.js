@@ -5,7 +5,7 @@ import { h, loading, messageLine, replace, safeHttpUrl, say, whileBusy } from '.
 import { navigate, flash } from '../router.js';
 import { openApp, openFailure } from './open.js';
 import { LIST_WAITS, explain, waitingNote, whenBack } from '../outage.js';
-import { asOf, keep, kept } from '../kept.js';
+import { asOf, keep, keptList, markAsOf } from '../kept.js';
 
 export function appsView(ctx) {
   const list = h('ul', { id: 'app-list', class: 'app-list', 'aria-labelledby': 'list-title', 'aria-busy': 'true' });
@@ -94,15 +94,14 @@ export function appsView(ctx) {
       list.setAttribute('aria-busy', 'false');
       if (error.notAnswering) {
         // What the list already showed stays, or what this tab last read; it loads again on the first answer.
-        let last = list.children.length ? null : kept('/apps');
-        if (last && !Array.isArray(last.data)) last = null;
+        const last = list.children.length ? null : keptList('/apps');
         if (last) show(last.data);
-        replace(listState, waitingNote(last
+        const note = waitingNote(last
           ? `The control plane is not answering; these are your apps as of ${asOf(last.at)}, and the list will refresh when it is back.`
           : list.children.length
             ? 'The control plane is not answering; this list will refresh when it is back.'
-            : LIST_WAITS, 'apps-waiting'));
-        if (last) listState.firstChild.dataset.asOf = last.at.toISOString();
+            : LIST_WAITS, 'apps-waiting');
+        replace(listState, last ? markAsOf(note, last.at) : note);
         whenBack(load, ctx.signal);
         return;
       }

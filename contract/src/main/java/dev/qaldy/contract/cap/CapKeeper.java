@@ -268,7 +268,7 @@ public final class CapKeeper {
 
     /** Whether {@code accountId}'s apps may be served now. */
     public Verdict verdict(long accountId) {
-        return judge(accountId, null, 0);
+        return admit(accountId, null, 0);
     }
 
     /**
@@ -278,10 +278,6 @@ public final class CapKeeper {
      * count took two (issue 15: every request of an account's apps takes it).
      */
     public Verdict admit(long accountId, String app, long requests) {
-        return judge(accountId, app, requests);
-    }
-
-    private Verdict judge(long accountId, String app, long requests) {
         Account account = accounts.get(accountId);
         if (account == null) {
             return new Verdict.Unknown(accountId);

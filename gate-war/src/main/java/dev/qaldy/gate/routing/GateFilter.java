@@ -217,9 +217,9 @@ public class GateFilter extends HttpFilter {
                     control.hook(req, res); // webhooks: bounded, 5 s, 503 + Retry-After while the API is down
                 }
             }
-            case INTERNAL, NO_ROUTE -> Pages.send(req, res, Page.noRoute(ConsoleLinks.home(config.publicUrl())));
+            case INTERNAL, NO_ROUTE -> Pages.send(req, res, Page.noRoute(home()));
             case BAD_PATH -> Pages.send(req, res, Page.badPath());
-            default -> Pages.send(req, res, Page.noRoute(ConsoleLinks.home(config.publicUrl())));
+            default -> Pages.send(req, res, Page.noRoute(home()));
         }
     }
 
@@ -271,7 +271,7 @@ public class GateFilter extends HttpFilter {
             control.data(app, valid.session(), req, res);
             return;
         }
-        Pages.send(req, res, refusal(decision, app, valid.session(), ConsoleLinks.home(config.publicUrl())));
+        Pages.send(req, res, refusal(decision, app, valid.session(), home()));
     }
 
     /** Steps 3–5 for an app's own traffic. */
@@ -313,7 +313,7 @@ public class GateFilter extends HttpFilter {
             }
             return;
         }
-        Pages.send(req, res, refusal(decision, app, session, ConsoleLinks.home(config.publicUrl())));
+        Pages.send(req, res, refusal(decision, app, session, home()));
     }
 
     /**
@@ -349,7 +349,7 @@ public class GateFilter extends HttpFilter {
             res.setHeader("Cache-Control", "no-store");
             chain.doFilter(req, res);
         } else {
-            Pages.send(req, res, Page.noRoute(ConsoleLinks.home(config.publicUrl())));
+            Pages.send(req, res, Page.noRoute(home()));
         }
     }
 
@@ -374,6 +374,11 @@ public class GateFilter extends HttpFilter {
         res.setHeader(AccessDecision.HEADER, "refused");
         Pages.send(req, res, Page.unavailable());
         return false;
+    }
+
+    /** The public origin's home page, for a page's link home. */
+    private String home() {
+        return ConsoleLinks.home(config.publicUrl());
     }
 
     /** The page for every verdict but allow; exhaustive, so a new verdict cannot fall through to a forward. */

@@ -38,8 +38,7 @@ final class DayCounter {
      */
     private record Period(DailyLimits.Days days, long date, Instant nextStart, ZonedDateTime next, long endsAtMono) {
 
-        static Period of(DailyLimits.Days days, long date, long endsAtMono) {
-            Instant nextStart = days.startOf(date + 1);
+        static Period of(DailyLimits.Days days, long date, Instant nextStart, long endsAtMono) {
             return new Period(days, date, nextStart, nextStart.atZone(days.zone()), endsAtMono);
         }
 
@@ -133,7 +132,7 @@ final class DayCounter {
         Instant nextStart = days.startOf(date + 1);
         refused.set(false);
         count.set(0);
-        period = Period.of(days, date, mono + nanosUntil(now, nextStart));
+        period = Period.of(days, date, nextStart, mono + nanosUntil(now, nextStart));
     }
 
     /**
@@ -145,7 +144,7 @@ final class DayCounter {
         Instant end = p.nextStart();
         long newDate = wanted.dayOf(end.minusNanos(1));
         Instant newEnd = wanted.startOf(newDate + 1);
-        period = Period.of(wanted, newDate, p.endsAtMono() + nanosUntil(end, newEnd));
+        period = Period.of(wanted, newDate, newEnd, p.endsAtMono() + nanosUntil(end, newEnd));
     }
 
     /** This counter as kept across a restart; empty when it counted nothing. */
