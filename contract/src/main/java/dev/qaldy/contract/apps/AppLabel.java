@@ -16,8 +16,25 @@ public final class AppLabel {
     private AppLabel() {
     }
 
-    /** Whether {@code name} (null: false) is one DNS label of the shape above. */
+    /** Most characters in a label (RFC 1035). */
+    public static final int MAX_LENGTH = 63;
+
+    /**
+     * Whether {@code name} (null: false) is one DNS label of the shape above: the same answer as
+     * {@link #PATTERN}, by a loop over its characters, since the gate asks it for every request's
+     * Host (issue 15: no regular expression per request).
+     */
     public static boolean valid(String name) {
-        return name != null && PATTERN.matcher(name).matches();
+        if (name == null || name.isEmpty() || name.length() > MAX_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean letterOrDigit = c >= 'a' && c <= 'z' || c >= '0' && c <= '9';
+            if (!letterOrDigit && (c != '-' || i == 0 || i == name.length() - 1)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -32,7 +32,8 @@ public enum AppPath {
         if (rawPath != null && rawPath.startsWith("/.qaldy/data/")) {
             return DATA;
         }
-        if (rawPath != null && PublicPath.under(rawPath.toLowerCase(Locale.ROOT), "/.qaldy")) {
+        // Only a path starting "/." can be reserved: the lower-case copy is made for those alone (issue 15).
+        if (rawPath != null && rawPath.startsWith("/.") && PublicPath.under(rawPath.toLowerCase(Locale.ROOT), "/.qaldy")) {
             return RESERVED;
         }
         return APP;

@@ -46,7 +46,7 @@ import java.io.IOException;
 import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.util.Collections;
-import java.util.List;
+import java.util.Enumeration;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Level;
@@ -189,11 +189,15 @@ public class GateFilter extends HttpFilter {
 
     /** Step 1: route by Host. A request with more than one Host header is refused. */
     HostRoute route(HttpServletRequest req) {
-        List<String> values = Collections.list(req.getHeaders("Host"));
-        if (values.size() != 1) {
-            return new HostRoute.Bad(values.size() + " Host headers");
+        Enumeration<String> values = req.getHeaders("Host");
+        if (!values.hasMoreElements()) {
+            return new HostRoute.Bad("0 Host headers");
         }
-        return hosts.route(values.get(0));
+        String host = values.nextElement();
+        if (values.hasMoreElements()) {
+            return new HostRoute.Bad("more than one Host header");
+        }
+        return hosts.route(host);
     }
 
     private void publicOrigin(HttpServletRequest req, HttpServletResponse res, FilterChain chain)

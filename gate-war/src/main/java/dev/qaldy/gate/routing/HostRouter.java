@@ -2,21 +2,18 @@ package dev.qaldy.gate.routing;
 
 import dev.qaldy.contract.apps.AppLabel;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * Maps a Host header to a {@link HostRoute}. Strict on purpose: only {@code <public host>[:port]}
  * and {@code <label>.<base domain>[:port]} with a single DNS label are served; trailing dots,
  * nested subdomains, user-info, IP literals and unknown domains are {@link HostRoute.Bad}, so a
- * request can never reach the runtime host for the wrong app.
+ * request can never reach the runtime host for the wrong app. Asked for every request, so it
+ * checks characters in loops, never with a regular expression (issue 15).
  */
 public final class HostRouter {
 
-    /** A DNS label as app names are: 1–63 of a-z, 0-9 and '-', not starting or ending with '-'. */
-    static final Pattern LABEL = AppLabel.PATTERN;
-    private static final Pattern NAME_CHARS = Pattern.compile("[a-z0-9.-]+");
-    private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
     private static final int MAX_HOST_LENGTH = 253 + 6;
+    private static final int MAX_PORT_DIGITS = 5;
 
     private final String publicHost;
     private final String appSuffix;
@@ -45,12 +42,12 @@ public final class HostRouter {
         int colon = host.indexOf(':');
         if (colon >= 0) {
             String port = host.substring(colon + 1);
-            if (!PORT.matcher(port).matches() || Integer.parseInt(port) > 65535) {
+            if (!port(port)) {
                 return new HostRoute.Bad("bad port");
             }
             host = host.substring(0, colon);
         }
-        if (host.isEmpty() || !NAME_CHARS.matcher(host).matches()) {
+        if (host.isEmpty() || !nameChars(host)) {
             return new HostRoute.Bad("bad characters");
         }
         if (host.equals(publicHost)) {
@@ -58,11 +55,36 @@ public final class HostRouter {
         }
         if (host.endsWith(appSuffix)) {
             String label = host.substring(0, host.length() - appSuffix.length());
-            if (LABEL.matcher(label).matches()) {
+            if (AppLabel.valid(label)) {
                 return new HostRoute.App(label);
             }
             return new HostRoute.Bad("not a single DNS label before the base domain");
         }
         return new HostRoute.Bad("not this cell's domain");
+    }
+
+    /** 1–5 digits, at most 65535. */
+    static boolean port(String port) {
+        if (port.isEmpty() || port.length() > MAX_PORT_DIGITS) {
+            return false;
+        }
+        for (int i = 0; i < port.length(); i++) {
+            char c = port.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return Integer.parseInt(port) <= 65535;
+    }
+
+    /** Only a-z, 0-9, '.' and '-' (the host is already lower case). */
+    static boolean nameChars(String host) {
+        for (int i = 0; i < host.length(); i++) {
+            char c = host.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
     }
 }

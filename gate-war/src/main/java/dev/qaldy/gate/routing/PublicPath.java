@@ -123,7 +123,8 @@ public enum PublicPath {
         }
     }
 
+    /** {@code path} is {@code prefix} or below it (the next character a '/'). */
     static boolean under(String path, String prefix) {
-        return path.equals(prefix) || path.startsWith(prefix + "/");
+        return path.startsWith(prefix) && (path.length() == prefix.length() || path.charAt(prefix.length()) == '/');
     }
 }

@@ -1,7 +1,8 @@
 package dev.qaldy.gate.shield;
 
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.Collections;
+import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.List;
 
 /**
@@ -31,14 +32,27 @@ public record ShieldRequest(String method, String path, int targetLength, int he
         int target = (uri == null ? 0 : uri.length()) + (query == null ? 0 : query.length() + 1);
         int count = 0;
         long bytes = 0;
-        for (String name : Collections.list(req.getHeaderNames())) {
-            for (String value : Collections.list(req.getHeaders(name))) {
+        for (Enumeration<String> names = req.getHeaderNames(); names.hasMoreElements();) {
+            String name = names.nextElement();
+            for (Enumeration<String> values = req.getHeaders(name); values.hasMoreElements();) {
+                String value = values.nextElement();
                 count++;
                 bytes += name.length() + (value == null ? 0 : value.length());
             }
         }
-        List<String> forwarded = Collections.list(req.getHeaders("X-Forwarded-For"));
         return new ShieldRequest(req.getMethod(), uri, target, count, bytes, req.getHeader("User-Agent"),
-                req.getRemoteAddr(), forwarded);
+                req.getRemoteAddr(), values(req.getHeaders("X-Forwarded-For")));
+    }
+
+    /** The values, in order; no list made for none (the usual case). */
+    private static List<String> values(Enumeration<String> values) {
+        if (!values.hasMoreElements()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>(2);
+        while (values.hasMoreElements()) {
+            out.add(values.nextElement());
+        }
+        return out;
     }
 }
