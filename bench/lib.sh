@@ -55,18 +55,35 @@ wrk_once() { # URL [wrk header args…]
 }
 
 declare -A R_RPS R_P50 R_P99 R_BAD W_USED
-# Warm-up under the series' own load until its rate stops rising: rounds of WARMUP_ROUND (15 s) of
-# wrk -t2 -c32, ended by the first round no more than 5 % above the best before it (at least two
-# rounds), or by WARMUP_MAX (300 s). A Payara gate's C2 compiler still takes about a quarter of its
-# CPU after 60 s of load and the gate's rate rises for about 100 s (2026-12-03), so a fixed warm-up
-# measured a gate still compiling. Sets W_USED[NAME] to "SECONDS s: rate, rate, …".
+# Warm-up under the series' own load until the JVMs stop compiling and the rate stops rising: rounds
+# of WARMUP_ROUND (15 s) of wrk -t2 -c32, ended by the first round (at least the second) in which the
+# JIT compiler threads of every JVM in WARM_PIDS (space-separated; none: the rate alone) used at most
+# 5 % of a core and the rate was no more than 5 % above the best round before it; or by WARMUP_MAX
+# (300 s). A Payara gate's C2 compiler took a quarter of its CPU for the first 80 s of load and its
+# rate rose for about 100 s (2026-12-03); in front of the runtime host, sharing the cores with it,
+# the gate still spent a third of its CPU compiling after 60 s while its rate rose by under 5 % a
+# round, so the rate alone ended that warm-up too early. Sets W_USED[NAME] to "SECONDS s: rate, …".
+compiler_ticks() { # PID → CPU ticks used so far by its JIT compiler threads
+  local t sum=0
+  for t in /proc/"$1"/task/*; do
+    case $(cat "$t/comm" 2>/dev/null) in C1\ *|C2\ *) sum=$((sum + $(awk '{print $14 + $15}' "$t/stat" 2>/dev/null || echo 0))) ;; esac
+  done
+  echo "$sum"
+}
 warm_until_steady() { # NAME URL [wrk args…]
   local name=$1 url=$2; shift 2
-  local round=${WARMUP_ROUND:-15} max=${WARMUP_MAX:-300} used=0 best=0 rate rates=()
+  local round=${WARMUP_ROUND:-15} max=${WARMUP_MAX:-300} used=0 best=0 rate rates=() pid quiet
+  local -A before
+  local hz; hz=$(getconf CLK_TCK)
   while (( used + round <= max )); do
+    for pid in ${WARM_PIDS:-}; do before[$pid]=$(compiler_ticks "$pid"); done
     rate=$(wrk -t2 -c32 "-d${round}s" "$@" "$url" 2>/dev/null | awk '/Requests\/sec:/ {printf "%d", $2}')
     rate=${rate:-0}; used=$((used + round)); rates+=("$rate")
-    if (( ${#rates[@]} >= 2 )) && awk -v r="$rate" -v b="$best" 'BEGIN { exit !(r <= 1.05 * b) }'; then
+    quiet=1
+    for pid in ${WARM_PIDS:-}; do
+      (( $(compiler_ticks "$pid") - ${before[$pid]} > hz * round / 20 )) && quiet=0
+    done
+    if (( ${#rates[@]} >= 2 && quiet == 1 )) && awk -v r="$rate" -v b="$best" 'BEGIN { exit !(r <= 1.05 * b) }'; then
       break
     fi
     (( rate > best )) && best=$rate
