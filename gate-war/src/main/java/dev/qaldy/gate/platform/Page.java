@@ -185,6 +185,16 @@ public record Page(int status, String type, String title, String sentence, Strin
                         + "Please try again in a minute.", null, null);
     }
 
+    /**
+     * A request body that arrived slower than the gate's minimum rate (issue 16: a slow client holds
+     * a request thread): 408, as Apache's mod_reqtimeout answers.
+     */
+    public static Page requestTimeout() {
+        return new Page(408, "request-timeout", "The request arrived too slowly",
+                "Your request's body arrived too slowly, so the gate stopped waiting for it. Check your connection and try again.",
+                null, null);
+    }
+
     public static Page gatewayTimeout() {
         return new Page(504, "upstream-timeout", "This took too long",
                 "The server behind the gate didn't answer in time; try again in a moment.", null, null);

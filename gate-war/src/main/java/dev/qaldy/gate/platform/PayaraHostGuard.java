@@ -58,7 +58,9 @@ import java.util.regex.Pattern;
  * its 400 "bad path" page.
  *
  * <p>Each HTTP codec filter gets a second probe, {@link OversizedHeaders}: a request whose headers
- * pass the listener's bound gets 431 rather than Grizzly's empty 400 (issue 20).
+ * pass the listener's bound gets 431 rather than Grizzly's empty 400 (issue 20). {@link SlowClients}'
+ * probes go on the same filters and on each listener's transport: a deadline for request heads and a
+ * bound on connections per address (issue 16).
  */
 @ApplicationScoped
 public class PayaraHostGuard {
@@ -78,6 +80,9 @@ public class PayaraHostGuard {
     @Inject
     Logger log;
 
+    @Inject
+    SlowClients slowClients;
+
     @Resource
     ManagedThreadFactory threads;
 
@@ -88,7 +93,16 @@ public class PayaraHostGuard {
 
     /** Payara's pieces this bean uses, looked up once by reflection. */
     private record Payara(Object locator, Object grizzly, Method getAllServices, Method lookup, Class<?> listenerType,
-            Class<?> serverFilterType, Object probes, Class<?> codecFilterType, Object codecProbes) {
+            Class<?> serverFilterType, Object probes, Class<?> codecFilterType, Object codecProbes, Object connectionProbes) {
+    }
+
+    /** An array of {@code type} holding a proxy of it for each handler. */
+    private static Object probes(Class<?> type, InvocationHandler... handlers) {
+        Object probes = Array.newInstance(type, handlers.length);
+        for (int i = 0; i < handlers.length; i++) {
+            Array.set(probes, i, Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handlers[i]));
+        }
+        return probes;
     }
 
     /** Installs the probe when the application starts (no-op outside Payara). */
@@ -108,25 +122,24 @@ public class PayaraHostGuard {
             Method getService = serviceLocator.getMethod("getService", Class.class, Annotation[].class);
             Class<?> grizzlyServiceType = Class.forName("com.sun.enterprise.v3.services.impl.GrizzlyService", false, server);
             Class<?> listenerType = Class.forName("org.glassfish.grizzly.config.dom.NetworkListener", false, server);
-            Object probe = Proxy.newProxyInstance(probeType.getClassLoader(), new Class<?>[] {probeType}, new Probe());
-            Object probes = Array.newInstance(probeType, 1);
-            Array.set(probes, 0, probe);
+            Object probes = probes(probeType, new Probe(), slowClients.serverEvents());
             Class<?> codecProbeType = Class.forName("org.glassfish.grizzly.http.HttpProbe", false, server);
-            Object codecProbes = Array.newInstance(codecProbeType, 1);
-            Array.set(codecProbes, 0, Proxy.newProxyInstance(codecProbeType.getClassLoader(), new Class<?>[] {codecProbeType},
-                    new OversizedHeaders()));
+            Object codecProbes = probes(codecProbeType, new OversizedHeaders(), slowClients.codecEvents());
+            Object connectionProbes = probes(Class.forName("org.glassfish.grizzly.ConnectionProbe", false, server),
+                    slowClients.connectionEvents());
             payara = new Payara(locator, getService.invoke(locator, grizzlyServiceType, new Annotation[0]),
                     serviceLocator.getMethod("getAllServices", Class.class, Annotation[].class),
                     grizzlyServiceType.getMethod("lookupNetworkProxy", listenerType), listenerType,
                     Class.forName("org.glassfish.grizzly.http.server.HttpServerFilter", false, server), probes,
-                    Class.forName("org.glassfish.grizzly.http.HttpServerFilter", false, server), codecProbes);
+                    Class.forName("org.glassfish.grizzly.http.HttpServerFilter", false, server), codecProbes, connectionProbes);
             watchNewListeners(server, grizzlyServiceType);
             int filters = 0;
             for (Object listener : (List<?>) payara.getAllServices().invoke(locator, listenerType, new Annotation[0])) {
                 filters += install(listener).added();
             }
+            slowClients.watch();
             log.log(Level.INFO, "gate: Payara Host guard on {0} HTTP listener filter(s){1}: a malformed Host port gets the gate''s 400,"
-                    + " headers past the listener''s bound a 431",
+                    + " headers past the listener''s bound a 431, a request head slower than its deadline a closed connection",
                     new Object[] {filters, mapperListener == null ? "" : "; listeners enabled later get it as they are created"});
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             log.log(Level.WARNING, "gate: cannot install the Payara Host guard; a malformed Host port gets Payara's empty answer", e);
@@ -158,7 +171,7 @@ public class PayaraHostGuard {
      * What one install found: probes added now, whether the listener's HTTP filters exist (then
      * each has the probe), and whether its transport had started (it may have accepted connections).
      */
-    private record Installed(int added, boolean built, boolean accepting) {
+    private record Installed(int added, boolean built, boolean accepting, boolean listening) {
     }
 
     /** Waits (at most {@link #WAIT_FOR_FILTERS}) for a newly configured listener's filters, then adds the probe. */
@@ -168,7 +181,7 @@ public class PayaraHostGuard {
         try {
             while (System.nanoTime() - deadline < 0) {
                 Installed done = install(listener);
-                if (done.built()) {
+                if (done.built() && done.listening()) { // filters built and port bound: every probe is on
                     if (done.added() > 0) {
                         log.log(Level.INFO, "gate: Payara Host guard on {0} filter(s) of a listener enabled now{1}", new Object[] {
                             done.added(), done.accepting() ? ", " + waited(announced) + " after Payara announced it" : ", before it started"});
@@ -177,7 +190,8 @@ public class PayaraHostGuard {
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
-            log.log(Level.WARNING, "gate: a new HTTP listener built no filters within {0}; it has no Host guard", WAIT_FOR_FILTERS);
+            log.log(Level.WARNING, "gate: a new HTTP listener was not built and bound within {0}; its Host guard or slow-client"
+                    + " probes may be missing", WAIT_FOR_FILTERS);
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             log.log(Level.WARNING, "gate: cannot add the Payara Host guard to a new listener", e);
         }
@@ -192,21 +206,31 @@ public class PayaraHostGuard {
         Object proxy = payara.lookup().invoke(payara.grizzly(), listener);
         Object grizzlyListener = proxy == null ? null : proxy.getClass().getMethod("getUnderlyingListener").invoke(proxy);
         if (grizzlyListener == null) {
-            return new Installed(0, false, false);
+            return new Installed(0, false, false, false);
         }
         List<?> filters;
         try {
             filters = (List<?>) grizzlyListener.getClass().getMethod("getFilters", Class.class)
                     .invoke(grizzlyListener, payara.serverFilterType());
         } catch (InvocationTargetException notBuiltYet) {
-            return new Installed(0, false, false);
+            return new Installed(0, false, false, false);
         }
         if (filters == null || filters.isEmpty()) {
-            return new Installed(0, false, false);
+            return new Installed(0, false, false, false);
         }
         Object transport = grizzlyListener.getClass().getMethod("getTransport").invoke(grizzlyListener);
         boolean accepting = transport != null && !(Boolean) transport.getClass().getMethod("isStopped").invoke(transport);
         int added = addProbes(filters, payara.serverFilterType(), payara.probes());
+        boolean listening = false;
+        if (transport != null) {
+            // Accepted connections copy the transport's probes (their closes); accepts are told to the listening ones'.
+            addProbes(List.of(transport), transport.getClass(), "getConnectionMonitoringConfig", payara.connectionProbes());
+            List<?> bound = listeningConnections(transport);
+            if (!bound.isEmpty()) {
+                addProbes(bound, bound.get(0).getClass(), "getMonitoringConfig", payara.connectionProbes());
+                listening = true;
+            }
+        }
         try {
             List<?> codecs = (List<?>) grizzlyListener.getClass().getMethod("getFilters", Class.class)
                     .invoke(grizzlyListener, payara.codecFilterType());
@@ -214,15 +238,40 @@ public class PayaraHostGuard {
         } catch (InvocationTargetException | RuntimeException e) {
             log.log(Level.FINE, "gate: no HTTP codec filter to tell oversized headers: {0}", e.toString());
         }
-        return new Installed(added, true, accepting);
+        return new Installed(added, true, accepting, listening);
+    }
+
+    /** The transport's listening connections (Grizzly's {@code TCPNIOTransport.serverConnections}, which has no getter). */
+    private static List<?> listeningConnections(Object transport) throws ReflectiveOperationException {
+        for (Class<?> type = transport.getClass(); type != null; type = type.getSuperclass()) {
+            try {
+                java.lang.reflect.Field field = type.getDeclaredField("serverConnections");
+                field.setAccessible(true);
+                Object connections = field.get(transport);
+                if (connections instanceof java.util.Collection<?> all) {
+                    synchronized (all) {
+                        return List.copyOf(all);
+                    }
+                }
+                return List.of();
+            } catch (NoSuchFieldException notHere) {
+                // look in the superclass
+            }
+        }
+        return List.of();
     }
 
     /** Adds {@code probes} to each filter's monitoring config that does not have them yet; how many got them. */
     private int addProbes(List<?> filters, Class<?> filterType, Object probes) throws ReflectiveOperationException {
+        return addProbes(filters, filterType, "getMonitoringConfig", probes);
+    }
+
+    /** Adds {@code probes} to the monitoring config ({@code getter}) of each of {@code owners} that does not have them yet. */
+    private int addProbes(List<?> owners, Class<?> ownerType, String getter, Object probes) throws ReflectiveOperationException {
         int added = 0;
         synchronized (installed) {
-            for (Object filter : filters) {
-                Object monitoring = filterType.getMethod("getMonitoringConfig").invoke(filter);
+            for (Object filter : owners) {
+                Object monitoring = ownerType.getMethod(getter).invoke(filter);
                 if (installed.stream().noneMatch(entry -> entry[0] == monitoring)) {
                     monitoring.getClass().getMethod("addProbes", Object[].class).invoke(monitoring, probes);
                     installed.add(new Object[] {monitoring, probes});

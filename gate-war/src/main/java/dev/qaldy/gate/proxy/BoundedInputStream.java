@@ -6,19 +6,33 @@ import java.io.InputStream;
 
 /**
  * A request body on its way upstream: fails the transfer once more than {@code limit} bytes
- * were read, and remembers whether it was the limit or the client that ended it.
+ * were read, or once it arrives slower than its {@link BodyPace} allows, and remembers whether it
+ * was the limit, the pace or the client that ended it.
  */
-final class BoundedInputStream extends FilterInputStream {
+public final class BoundedInputStream extends FilterInputStream {
 
     private final long limit;
+    private final BodyPace pace;
+    private final long startedNanos;
     private long count;
     private volatile boolean exceeded;
+    private volatile boolean tooSlow;
     private volatile boolean clientFailed;
 
-    /** @param limit most bytes let through; negative for no limit */
+    /** @param limit most bytes let through; negative for no limit. No minimum pace. */
     BoundedInputStream(InputStream in, long limit) {
+        this(in, limit, BodyPace.NONE);
+    }
+
+    /**
+     * @param limit most bytes let through; negative for no limit
+     * @param pace  how slowly the body may arrive
+     */
+    BoundedInputStream(InputStream in, long limit, BodyPace pace) {
         super(in);
         this.limit = limit;
+        this.pace = pace;
+        this.startedNanos = System.nanoTime();
     }
 
     @Override
@@ -44,6 +58,10 @@ final class BoundedInputStream extends FilterInputStream {
                 throw new IOException("request body over " + limit + " bytes");
             }
         }
+        if (n >= 0 && pace.late(count, System.nanoTime() - startedNanos)) {
+            tooSlow = true;
+            throw new IOException("request body slower than " + pace);
+        }
         return n;
     }
 
@@ -55,6 +73,11 @@ final class BoundedInputStream extends FilterInputStream {
     /** True once the body went over the limit. */
     boolean exceeded() {
         return exceeded;
+    }
+
+    /** True once the body arrived slower than its pace allows. */
+    boolean tooSlow() {
+        return tooSlow;
     }
 
     /** True when reading from the client failed (it went away mid-body). */

@@ -140,7 +140,7 @@ public class ControlForwarder {
             copy(req, request, name);
         }
         forwarded(req, request);
-        BoundedInputStream body = new BoundedInputStream(req.getInputStream(), maxHookBytes);
+        BoundedInputStream body = forwarder.body(req.getInputStream(), maxHookBytes);
         request.setEntity(entity(body, req.getContentLengthLong()));
         send(request, body, req, res, hooksUnavailable(), hookTooLarge(), "webhook " + path.group(1) + "/" + path.group(2));
     }
@@ -173,7 +173,7 @@ public class ControlForwarder {
         request.addHeader("X-Qaldy-Person-Id", Long.toString(session.personId()));
         BoundedInputStream body = null;
         if ("POST".equals(method) || "PUT".equals(method)) {
-            body = new BoundedInputStream(req.getInputStream(), MAX_DATA_BODY);
+            body = forwarder.body(req.getInputStream(), MAX_DATA_BODY);
             request.setEntity(entity(body, req.getContentLengthLong()));
         }
         send(request, body, req, res, dataUnavailable(), Page.tooLarge(MAX_DATA_BODY), "data of " + app);
@@ -200,6 +200,9 @@ public class ControlForwarder {
             if (body != null && body.exceeded()) {
                 call.abandoned();
                 problem(res, tooLarge);
+            } else if (body != null && body.tooSlow()) {
+                call.abandoned();
+                problem(res, Page.requestTimeout());
             } else if (body != null && body.clientFailed()) {
                 call.abandoned();
                 log.log(Level.FINE, "gate: the client went away while sending {0}: {1}", new Object[] {what, e.toString()});

@@ -56,8 +56,19 @@ public class Forwarder {
     @ConfigProperty(name = "qaldy.gate.upstream-max-connections", defaultValue = "256")
     int maxConnections;
 
+    /** ms a request body may take before it must arrive at {@link #bodyMinBytesPerSecond} (mod_reqtimeout's 20 s). */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.body-grace-ms", defaultValue = "20000")
+    long bodyGraceMillis;
+
+    /** Bytes a second that give a request body one more second (mod_reqtimeout's MinRate=500); 0: no bound. */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.body-min-bytes-per-s", defaultValue = "500")
+    long bodyMinBytesPerSecond;
+
     private PoolingHttpClientConnectionManager pool;
     private CloseableHttpClient http;
+    private BodyPace pace = BodyPace.NONE;
 
     /** A forwarder for the container; {@link #start()} builds its client. */
     public Forwarder() {
@@ -72,6 +83,9 @@ public class Forwarder {
 
     @PostConstruct
     void start() {
+        if (bodyMinBytesPerSecond > 0) {
+            pace = new BodyPace(bodyGraceMillis, bodyMinBytesPerSecond);
+        }
         if (maxConnections < 1) {
             throw new IllegalStateException("qaldy.gate.upstream-max-connections must be at least 1: " + maxConnections);
         }
@@ -141,6 +155,14 @@ public class Forwarder {
             // Any other cancelled lease: an I/O failure for the caller (a 503), never a 500.
             throw new InterruptedIOException("no connection to the upstream: the connection pool cancelled the lease");
         }
+    }
+
+    /**
+     * A client's request body to stream upstream: at most {@code limit} bytes (negative: no limit),
+     * arriving no slower than the gate's body pace (issue 16: slow clients).
+     */
+    public BoundedInputStream body(InputStream in, long limit) {
+        return new BoundedInputStream(in, limit, pace);
     }
 
     /** Copies {@code in} to {@code out} with this thread's buffer, flushing whenever no more bytes are ready. */

@@ -179,7 +179,7 @@ public class UpstreamProxy {
         }
         BoundedInputStream body = null;
         if (declared > 0 || req.getHeader("Transfer-Encoding") != null) {
-            body = new BoundedInputStream(req.getInputStream(), limit);
+            body = forwarder.body(req.getInputStream(), limit);
             request.setEntity(new InputStreamEntity(body, declared > 0 ? declared : -1, null));
         }
         return new Outgoing(request, body);
@@ -206,6 +206,9 @@ public class UpstreamProxy {
             if (body != null && body.exceeded()) {
                 failed(call, null);
                 Pages.send(req, res, Page.tooLarge(limit));
+            } else if (body != null && body.tooSlow()) {
+                failed(call, null);
+                Pages.send(req, res, Page.requestTimeout());
             } else if (body != null && body.clientFailed()) {
                 failed(call, null);
                 log.log(Level.FINE, "gate: the client went away while sending its body: {0}", e.toString());

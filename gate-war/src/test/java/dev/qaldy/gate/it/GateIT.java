@@ -14,6 +14,10 @@ import dev.qaldy.gate.it.FakeUpstreams.Seen;
 import dev.qaldy.gate.it.RawHttp.Reply;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.io.OutputStream;
+import java.net.SocketTimeoutException;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
@@ -44,6 +48,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GateIT {
+
+    /** Issue 16: a request head must be complete within this many ms (production: 20 s). */
+    static final long HEAD_DEADLINE_MS = 2_000;
+    /** Issue 16: connections one address may hold (production: 256). */
+    static final int MAX_CONNECTIONS_PER_ADDRESS = 24;
+    /** Issue 16: ms a body may take before it must arrive at 100 B/s (production: 20 s, 500 B/s). */
+    static final long BODY_GRACE_MS = 1_000;
 
     /** The cell's service credentials, one per direction (issue 16). */
     private static final String SERVICE_TOKEN = "it-gate-to-control-" + System.nanoTime();
@@ -131,6 +142,10 @@ class GateIT {
                 "-Ddev.qaldy.gate.proxy.ControlRelays/relay/Bulkhead/value=" + RELAYS,
                 "-Dqaldy.gate.access-freshness=" + FRESH,
                 "-Dqaldy.gate.max-body-bytes=" + MAX_BODY,
+                "-Dqaldy.gate.head-deadline-ms=" + HEAD_DEADLINE_MS,
+                "-Dqaldy.gate.max-connections-per-address=" + MAX_CONNECTIONS_PER_ADDRESS,
+                "-Dqaldy.gate.body-grace-ms=" + BODY_GRACE_MS,
+                "-Dqaldy.gate.body-min-bytes-per-s=100",
                 // The spending cap: kept under target/; no usage reports during the run (the fake
                 // control plane bills nothing, so a report would make the gate forget its counts).
                 "-Dqaldy.gate.cap-dir=" + dir.resolve("cap"),
@@ -559,6 +574,109 @@ class GateIT {
 
         Reply redirect = get(app("guestbook"), "/redirect", "Authorization: Bearer " + ANN);
         assertThat(redirect.header("Location")).isEqualTo("http://" + app("guestbook") + "/landed");
+    }
+
+    // ---- slow clients (issue 16): a deadline for the head, a pace for the body, connections per address
+
+    @Test
+    @Order(7)
+    void aRequestHeadSentSlowerThanItsDeadlineLosesItsConnection() throws Exception {
+        try (Socket slow = new Socket("127.0.0.1", port)) {
+            slow.setSoTimeout(1_000);
+            OutputStream out = slow.getOutputStream();
+            long started = System.nanoTime();
+            out.write(("GET / HTTP/1.1\r\nHost: " + app("guestbook") + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            boolean closed = false;
+            // A header line every 200 ms (each byte would restart an idle timer) for at most 15 s.
+            for (int line = 0; line < 75 && !closed; line++) {
+                try {
+                    out.write(("X-Slow-" + line + ": still sending\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                    slow.setSoTimeout(200);
+                    closed = slow.getInputStream().read() == -1;
+                } catch (SocketTimeoutException stillOpen) {
+                    // no answer yet: the head is still coming
+                } catch (IOException reset) {
+                    closed = true;
+                }
+            }
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            assertThat(closed).as("the connection was closed before 15 s").isTrue();
+            assertThat(tookMs).as("closed after the head deadline of %d ms", HEAD_DEADLINE_MS)
+                    .isBetween(HEAD_DEADLINE_MS, HEAD_DEADLINE_MS + 8_000L);
+        }
+        assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + ANN).status()).as("a prompt head is served").isEqualTo(200);
+    }
+
+    @Test
+    @Order(7)
+    void oneAddressHoldsAtMostItsShareOfConnections() throws Exception {
+        List<Socket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < MAX_CONNECTIONS_PER_ADDRESS; i++) {
+                held.add(new Socket("127.0.0.1", port));
+            }
+            try (Socket oneMore = new Socket("127.0.0.1", port)) {
+                oneMore.setSoTimeout(10_000);
+                int read;
+                try {
+                    read = oneMore.getInputStream().read();
+                } catch (SocketTimeoutException stillOpen) {
+                    read = -2;
+                } catch (IOException reset) {
+                    read = -1;
+                }
+                assertThat(read).as("the connection past the bound is closed at once (-2: still open after 10 s)").isEqualTo(-1);
+            }
+        } finally {
+            for (Socket socket : held) {
+                socket.close();
+            }
+        }
+        // The closed ones no longer count: the address gets its share again.
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        int status = 0;
+        while (status != 200 && System.nanoTime() < until) {
+            try {
+                status = get(app("guestbook"), "/", "Authorization: Bearer " + ANN).status();
+            } catch (IOException stillCounted) {
+                status = 0;
+            }
+        }
+        assertThat(status).isEqualTo(200);
+    }
+
+    @Test
+    @Order(7)
+    void aBodySentSlowerThanItsPaceGets408AndTheAppNeverSeesHalfOfIt() throws Exception {
+        fakes.atRuntime.clear();
+        try (Socket slow = new Socket("127.0.0.1", port)) {
+            slow.setSoTimeout(30_000);
+            OutputStream out = slow.getOutputStream();
+            out.write(("POST /api/sign HTTP/1.1\r\nHost: " + app("guestbook") + "\r\n" + USER_AGENT + "\r\nAuthorization: Bearer "
+                    + ANN + "\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n0123456789").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            // The rest of the body never comes fast enough: a byte a second, past the grace.
+            Thread trickle = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 20; i++) {
+                        Thread.sleep(1_000);
+                        out.write('x');
+                        out.flush();
+                    }
+                } catch (IOException | InterruptedException gone) {
+                    // the gate answered and closed
+                }
+            });
+            trickle.setDaemon(true);
+            trickle.start();
+            String answer = new String(slow.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            trickle.interrupt();
+            assertThat(answer).startsWith("HTTP/1.1 408").contains("urn:qaldy:problem:request-timeout");
+        }
+        assertThat(fakes.atRuntime).as("no request reached the app complete")
+                .noneMatch(seen -> seen.uri().startsWith("/api/sign") && seen.bodyBytes() == 1000);
     }
 
     // ---- the control plane failing: the access memory (they turn the gate's view failing; the last one stops the fake)
