@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.regex.Pattern;
 
 /**
  * Makes a malformed Host port reach the gate's own router on Payara Micro, which would otherwise
@@ -38,7 +37,7 @@ import java.util.regex.Pattern;
  * server (found through Payara's service locator, by reflection: nothing here is compiled against
  * Payara, and on any other server, Open Liberty included, it finds nothing and does nothing). The
  * probe runs for each request before the container parses the Host; when any Host value is not
- * {@code name[:port]} with a port of 1–5 digits it replaces the header with {@value #REPLACEMENT},
+ * {@code name[:port]} with a port of 1–5 digits it replaces the header with {@value MalformedRequests#REPLACEMENT},
  * which is no host of this cell, so the gate's router refuses it with its 400 "unknown host" page
  * (never forwarded). The probe is removed when the application stops.
  *
@@ -54,7 +53,7 @@ import java.util.regex.Pattern;
  * <p>The same holds for a request path Payara cannot decode: a bad percent-escape ({@code /%ZZ},
  * a trailing {@code %}) or an encoded NUL ({@code %00}) made it log a SEVERE stack trace (about
  * 3 KB, for anyone, unsigned) and answer an empty 200, and a dot segment ({@code /../}) an empty
- * 400. The probe replaces such a path with {@value #MALFORMED_PATH}, which the gate answers with
+ * 400. The probe replaces such a path with {@value MalformedRequests#MALFORMED_PATH}, which the gate answers with
  * its 400 "bad path" page.
  *
  * <p>Each HTTP codec filter gets a second probe, {@link OversizedHeaders}: a request whose headers
@@ -65,17 +64,8 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class PayaraHostGuard {
 
-    /** What a malformed Host header becomes: {@code .invalid} can never be a cell's domain (RFC 2606). */
-    public static final String REPLACEMENT = "malformed-host.invalid";
-
-    /** What a request path the server cannot decode becomes; the gate answers it with 400. */
-    public static final String MALFORMED_PATH = "/.qaldy/malformed-path";
-
     /** Longest wait for a new listener's filter chain after Payara announced it. */
     static final Duration WAIT_FOR_FILTERS = Duration.ofSeconds(10);
-
-    /** A Host value whose port, if any, Grizzly reads without failing and the gate would accept: 1–5 digits. */
-    private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
 
     @Inject
     Logger log;
@@ -122,7 +112,7 @@ public class PayaraHostGuard {
             Method getService = serviceLocator.getMethod("getService", Class.class, Annotation[].class);
             Class<?> grizzlyServiceType = Class.forName("com.sun.enterprise.v3.services.impl.GrizzlyService", false, server);
             Class<?> listenerType = Class.forName("org.glassfish.grizzly.config.dom.NetworkListener", false, server);
-            Object probes = probes(probeType, new Probe(), slowClients.serverEvents());
+            Object probes = probes(probeType, new MalformedRequests(), slowClients.serverEvents());
             Class<?> codecProbeType = Class.forName("org.glassfish.grizzly.http.HttpProbe", false, server);
             Object codecProbes = probes(codecProbeType, new OversizedHeaders(), slowClients.codecEvents());
             Object connectionProbes = probes(Class.forName("org.glassfish.grizzly.ConnectionProbe", false, server),
@@ -302,123 +292,6 @@ public class PayaraHostGuard {
                 }
             }
             installed.clear();
-        }
-    }
-
-    /**
-     * True when Grizzly can read the Host value's port and the gate could accept it: no ':' outside
-     * brackets, or 1–5 digits after the first one. A missing value is left to the server.
-     */
-    public static boolean wellFormed(String host) {
-        if (host == null) {
-            return true;
-        }
-        int from = 0;
-        if (host.startsWith("[")) {
-            int close = host.indexOf(']');
-            if (close < 0) {
-                return false;
-            }
-            from = close + 1;
-        }
-        int colon = host.indexOf(':', from);
-        return colon < 0 ? from == 0 || from == host.length() : PORT.matcher(host.substring(colon + 1)).matches();
-    }
-
-    /**
-     * True when the server can decode the raw request path (no query): every '%' starts a two-hex-digit
-     * escape, none is {@code %00}, and no segment is {@code .} or {@code ..} (browsers resolve those
-     * before sending). A missing path is left to the server.
-     */
-    public static boolean decodable(String rawPath) {
-        if (rawPath == null) {
-            return true;
-        }
-        for (int i = rawPath.indexOf('%'); i >= 0; i = rawPath.indexOf('%', i + 1)) {
-            if (i + 2 >= rawPath.length() || Character.digit(rawPath.charAt(i + 1), 16) < 0
-                    || Character.digit(rawPath.charAt(i + 2), 16) < 0
-                    || (rawPath.charAt(i + 1) == '0' && rawPath.charAt(i + 2) == '0')) {
-                return false;
-            }
-        }
-        for (String segment : rawPath.split("/", -1)) {
-            if (segment.equals(".") || segment.equals("..")) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The probe: before the container reads the Host and the path, malformed ones are replaced. Other events are ignored. */
-    private static final class Probe implements InvocationHandler {
-
-        @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-            switch (method.getName()) {
-                case "onRequestReceiveEvent" -> guard(args[2]);
-                case "hashCode" -> {
-                    return System.identityHashCode(proxy);
-                }
-                case "equals" -> {
-                    return proxy == args[0];
-                }
-                case "toString" -> {
-                    return "qaldy Host guard";
-                }
-                default -> {
-                    // nothing to do
-                }
-            }
-            return null;
-        }
-
-        /** Methods looked up once, for the one request class the listener uses. */
-        private volatile Method getRequest;
-        private volatile Method getHeaders;
-        private volatile Method values;
-        private volatile Method setValue;
-        private volatile Method setString;
-
-        private volatile Method getRequestURI;
-        private volatile Method setRequestURI;
-
-        /** {@code request} is Grizzly's {@code http.server.Request}. */
-        private void guard(Object request) throws ReflectiveOperationException {
-            guardHost(request);
-            Object packet = getRequest.invoke(request);
-            if (getRequestURI == null) {
-                getRequestURI = packet.getClass().getMethod("getRequestURI");
-                setRequestURI = packet.getClass().getMethod("setRequestURI", String.class);
-            }
-            Object path = getRequestURI.invoke(packet);
-            if (!decodable(path == null ? null : path.toString())) {
-                setRequestURI.invoke(packet, MALFORMED_PATH);
-            }
-        }
-
-        private void guardHost(Object request) throws ReflectiveOperationException {
-            if (getRequest == null) {
-                getRequest = request.getClass().getMethod("getRequest");
-            }
-            Object packet = getRequest.invoke(request);
-            if (getHeaders == null) {
-                getHeaders = packet.getClass().getMethod("getHeaders");
-            }
-            Object headers = getHeaders.invoke(packet);
-            if (values == null) {
-                values = headers.getClass().getMethod("values", String.class);
-                setValue = headers.getClass().getMethod("setValue", String.class);
-            }
-            for (Object value : (Iterable<?>) values.invoke(headers, "Host")) {
-                if (!wellFormed(value == null ? null : value.toString())) {
-                    Object chunk = setValue.invoke(headers, "Host");
-                    if (setString == null) {
-                        setString = chunk.getClass().getMethod("setString", String.class);
-                    }
-                    setString.invoke(chunk, REPLACEMENT);
-                    return;
-                }
-            }
         }
     }
 }

@@ -17,7 +17,7 @@ import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
-import dev.qaldy.gate.platform.PayaraHostGuard;
+import dev.qaldy.gate.platform.MalformedRequests;
 import dev.qaldy.gate.proxy.ControlForwarder;
 import dev.qaldy.gate.proxy.ProxyHeaders;
 import dev.qaldy.gate.proxy.UpstreamProxy;
@@ -146,7 +146,7 @@ public class GateFilter extends HttpFilter {
                 Pages.send(req, res, Page.methodNotAllowed());
                 return;
             }
-            if (PayaraHostGuard.MALFORMED_PATH.equals(req.getRequestURI())) {
+            if (MalformedRequests.MALFORMED_PATH.equals(req.getRequestURI())) {
                 Pages.send(req, res, Page.badPath()); // a path the server could not decode (see PayaraHostGuard)
                 return;
             }
