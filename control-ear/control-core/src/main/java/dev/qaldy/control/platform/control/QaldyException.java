@@ -27,6 +27,14 @@ public abstract class QaldyException extends RuntimeException {
     /** A short, fixed, human-readable summary of the problem type. */
     public abstract String title();
 
+    /**
+     * Extension members of the problem body (RFC 9457 section 3.2), e.g. a signed tombstone; none by
+     * default. Values are shown to the caller like the detail.
+     */
+    public java.util.Map<String, String> members() {
+        return java.util.Map.of();
+    }
+
     /** The problem type URI (RFC 9457 {@code type}). */
     public String type() {
         return TYPE_BASE + slug();
