@@ -123,7 +123,7 @@ public class LiveMarks {
 
     private void write() {
         JsonObjectBuilder byApp = Json.createObjectBuilder();
-        new TreeMap<>(marks).forEach(byApp::add);
+        new TreeMap<>(marks).forEach((app, mark) -> byApp.add(app, mark.longValue()));
         byte[] json = Json.createObjectBuilder().add("format", FORMAT).add("floor", floor).add("marks", byApp)
                 .build().toString().getBytes(StandardCharsets.UTF_8);
         try {

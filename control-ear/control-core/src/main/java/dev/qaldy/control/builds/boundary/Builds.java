@@ -115,10 +115,20 @@ public class Builds {
         App app = guard.byName(appName).orElse(null);
         if (app == null || app.liveVersion() == null) {
             if (!AppName.isWellFormed(appName)) {
-                throw new NotFound("there is no app named " + appName);
+                throw new NotFound("there is no app named like that");
             }
-            throw new NoLiveVersion(app == null ? "there is no app named " + appName : "app " + appName + " has no live version",
-                    signer.tombstone(appName, sequences.last(LiveClock.class)));
+            // The clock first, then the app again: a promote committed before the clock was read is seen,
+            // and one committed after has a higher sequence than this tombstone.
+            long liveClock = sequences.last(LiveClock.class);
+            if (app != null) {
+                em.refresh(app);
+            } else {
+                app = guard.byName(appName).orElse(null);
+            }
+            if (app == null || app.liveVersion() == null) {
+                throw new NoLiveVersion(app == null ? "there is no app named " + appName : "app " + appName + " has no live version",
+                        signer.tombstone(appName, liveClock));
+            }
         }
         if (app.liveSequence() == null) {
             // Locked and read again first (app row, then clock, as promote does): a promote in between wins.
