@@ -143,7 +143,7 @@ public class DataCentreCache {
         if (marksDir.toAbsolutePath().normalize().startsWith(this.directory)) {
             throw new IllegalArgumentException("the live-record marks must not be kept in the shared cache " + directory);
         }
-        this.marks = new LiveMarks(marksDir.resolve(MARKS_FILE), log);
+        this.marks = new LiveMarks(marksDir.resolve(MARKS_FILE), LiveMarks.MAX_APPS, log);
         this.maxBytes = maxBytes;
         this.maxBundleBytes = Math.min(maxBundleBytes, Integer.MAX_VALUE - 16L);
         this.credentials = credentials;

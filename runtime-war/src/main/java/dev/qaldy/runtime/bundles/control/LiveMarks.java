@@ -28,7 +28,7 @@ import java.util.logging.Logger;
  * cache cannot lower the marks), written atomically ({@link KeptFile}) whenever a mark rises, never
  * lowered, read when the host starts.
  *
- * <p>Bounded to {@value #MAX_APPS} apps: past it the lowest mark goes, and the floor rises to it,
+ * <p>Bounded in count ({@value #MAX_APPS} apps in a host): past it the lowest mark goes, and the floor rises to it,
  * so a record of an app without a mark of its own counts only from the floor on (fail closed: the
  * sequence is cell-wide, so an evicted app's current record is at least its evicted mark). A file
  * that cannot be read is set aside and logged, and the floor becomes "unproven": no record of an
@@ -39,8 +39,8 @@ public class LiveMarks {
 
     /** What the file's {@code format} says. */
     static final String FORMAT = "qaldy-live-marks/1";
-    /** Apps with a mark of their own, at most. */
-    static final int MAX_APPS = 100_000;
+    /** Apps with a mark of their own, at most, by default. */
+    public static final int MAX_APPS = 100_000;
     /** Largest file read, bytes (about 40 bytes an app). */
     static final int MAX_FILE_BYTES = 16 * 1024 * 1024;
     /** The floor while no mark can be trusted: nothing without a mark of its own is taken. */
@@ -57,14 +57,19 @@ public class LiveMarks {
     }
 
     private final Path file;
+    private final int maxApps;
     private final Logger log;
     /** Guarded by {@code this}, as {@link #floor}. */
     private final Map<String, Long> marks = new HashMap<>();
     private long floor;
 
-    /** @param file the marks file (its folder is created when first written); read now */
-    public LiveMarks(Path file, Logger log) {
+    /**
+     * @param file    the marks file (its folder is created when first written); read now
+     * @param maxApps apps with a mark of their own, at most
+     */
+    public LiveMarks(Path file, int maxApps, Logger log) {
         this.file = file.toAbsolutePath().normalize();
+        this.maxApps = maxApps;
         this.log = log;
         load();
     }
@@ -90,7 +95,7 @@ public class LiveMarks {
             return;
         }
         marks.put(app, sequence);
-        if (marks.size() > MAX_APPS) {
+        if (marks.size() > maxApps) {
             evictLowest();
         }
         write();
@@ -161,11 +166,14 @@ public class LiveMarks {
                 }
                 read.put(entry.getKey(), mark);
             }
-            if (readFloor < 0 || read.size() > MAX_APPS) {
-                throw new IllegalStateException("a negative floor or over " + MAX_APPS + " marks");
+            if (readFloor < 0) {
+                throw new IllegalStateException("a negative floor");
             }
             marks.putAll(read);
             floor = readFloor;
+            while (marks.size() > maxApps) {
+                evictLowest();
+            }
         } catch (RuntimeException e) {
             refuse(e.toString());
         }
