@@ -344,7 +344,7 @@ public class DataCentreCache {
 
     /**
      * Writes a verified record over the app's live file unless the file holds a verified newer one
-     * (a higher sequence, or the same signed later). True when the file now holds this one or a newer.
+     * (a higher sequence, or the same signed later; the same record is written again). True when the file now holds this one or a newer.
      */
     private boolean keepRecord(String app, LiveStatement statement, String json) {
         try {
@@ -352,7 +352,7 @@ public class DataCentreCache {
             Files.createDirectories(directory);
             LiveStatement existing = statementIn(file);
             if (existing != null && existing.app().equals(app) && (existing.sequence() > statement.sequence()
-                    || existing.sequence() == statement.sequence() && !existing.issuedAt().isBefore(statement.issuedAt()))) {
+                    || existing.sequence() == statement.sequence() && existing.issuedAt().isAfter(statement.issuedAt()))) {
                 return true;
             }
             writeAtomically(file, json.getBytes(StandardCharsets.UTF_8));
