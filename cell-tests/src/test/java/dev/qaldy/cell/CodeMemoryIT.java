@@ -21,7 +21,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Issue 4 on a real cell: the runtime host remembers an app's code in memory and in a sealed copy
  * in the data-centre cache, reads the copy only when the API cannot be asked, and never serves a
- * copy that does not verify. Freshness windows are shortened to 1 s through config.
+ * copy that does not verify, nor an older live record written back into the cache (issue 16).
+ * Freshness windows are shortened to 1 s through config.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CodeMemoryIT {
@@ -202,6 +203,53 @@ class CodeMemoryIT {
             assertThat(page.headers().firstValue("X-Qaldy-Code")).hasValue("memory");
         } finally {
             standIn.stop(0);
+            cell.qaldy("start", "control");
+        }
+    }
+
+    /**
+     * Issue 16, item 4: whoever can write the shared data-centre cache puts an older sealed live
+     * record back during an outage, and a runtime host restarted then must not roll the app back.
+     * Its highest live-clock sequence per app is kept outside the cache, so v1's record, signed
+     * before v2 went live, is refused: the person gets a calm 503 (or v2), never v1.
+     */
+    @Test
+    @Order(7)
+    void an_older_live_record_written_back_into_the_cache_during_an_outage_never_rolls_the_app_back() throws Exception {
+        Person person = Person.signUp(cell, "rollback@example.com");
+        person.publish("rolled", cell.root().resolve("examples/guestbook"));
+        person.openApp("rolled");
+        await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(1_100))
+                .until(() -> person.get("rolled", "/").statusCode() == 200);
+        Path record = cell.var().resolve("dc-cache/rolled.live");
+        byte[] v1Record = Files.readAllBytes(record);
+        assertThat(new String(v1Record, java.nio.charset.StandardCharsets.UTF_8)).contains("\"record\"");
+
+        Path source = Files.createTempDirectory(cell.var(), "rolled-v2");
+        copyTree(cell.root().resolve("examples/guestbook"), source);
+        Path index = source.resolve("public/index.html");
+        Files.writeString(index, Files.readString(index).replace("</body>", "<p id=\"v2\">Version two</p></body>"));
+        long v2 = person.build("rolled", Person.zip(source));
+        assertThat(person.api("PUT", "/apps/rolled/live", "{\"version\":" + v2 + "}").statusCode()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> person.get("rolled", "/").body().contains("Version two"));
+        assertThat(Files.readAllBytes(record)).as("the runtime host wrote v2's record").isNotEqualTo(v1Record);
+
+        cell.qaldy("stop", "control", "--kill");
+        try {
+            Files.write(record, v1Record);
+            cell.qaldy("stop", "runtime");
+            cell.qaldy("start", "runtime");
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> page = person.get("rolled", "/");
+                assertThat(page.statusCode()).as(page.body()).isIn(200, 503);
+                if (page.statusCode() == 200) {
+                    assertThat(page.body()).as("v2 only").contains("Version two");
+                } else {
+                    assertThat(page.body()).as("a calm 503, not v1").doesNotContain("Guestbook");
+                }
+            }
+            assertThat(record).as("the older record was refused and deleted").doesNotExist();
+        } finally {
             cell.qaldy("start", "control");
         }
     }

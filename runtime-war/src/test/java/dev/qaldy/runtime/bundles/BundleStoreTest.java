@@ -57,7 +57,7 @@ class BundleStoreTest {
                 1024 * 1024, credentials, TestHealth.probing(api.url()));
         Clock clock = Clock.fixed(TestBundles.NOW, ZoneOffset.UTC);
         Logger log = Logger.getLogger(BundleStoreTest.class.getName());
-        return new BundleStore(bytes, client, new DataCentreCache(dir.resolve("dc-cache"), 1L << 30, 1024 * 1024,
+        return new BundleStore(bytes, client, new DataCentreCache(dir.resolve("dc-cache"), dir.resolve("runtime-live"), 1L << 30, 1024 * 1024,
                 credentials, clock, log), credentials, clock, log);
     }
 

@@ -2,6 +2,8 @@ package dev.qaldy.runtime.bundles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.qaldy.contract.live.LiveStatement;
+import dev.qaldy.contract.live.LiveStatements;
 import dev.qaldy.contract.seal.BundleSeal;
 import dev.qaldy.contract.seal.BundleSeals;
 import dev.qaldy.runtime.bundles.control.DataCentreCache;
@@ -74,7 +76,7 @@ class DataCentreCacheTest {
             public void close() {
             }
         });
-        return new DataCentreCache(cacheDir, maxBytes, 1024 * 1024, credentials, clock, log);
+        return new DataCentreCache(cacheDir, dir.resolve("runtime-live"), maxBytes, 1024 * 1024, credentials, clock, log);
     }
 
     Path copy(String app, long version) {
@@ -227,23 +229,26 @@ class DataCentreCacheTest {
     }
 
     @Test
-    void the_live_record_keeps_the_answer_with_when_it_was_learned() throws IOException {
-        cache.remember(live, TestBundles.NOW);
-        assertThat(cache.liveRecord("guestbook")).contains(new LiveRecord(live, TestBundles.NOW));
+    void the_live_record_keeps_the_signed_answer_learned_when_the_control_plane_signed_it() throws IOException {
+        cache.remember(live, TestBundles.NOW.plusSeconds(2));
+        assertThat(cache.liveRecord("guestbook")).contains(new LiveRecord("guestbook", live, 1, TestBundles.NOW));
         String json = Files.readString(cacheDir.resolve("guestbook.live"));
-        assertThat(json).contains("\"learnedAtMs\":" + TestBundles.NOW.toEpochMilli()).contains(live.seal());
+        assertThat(json).contains("\"format\":\"qaldy-live/2\"").contains(live.record()).contains(live.seal())
+                .as("format 1's members, for hosts from before").contains("\"version\":1").contains("\"learnedAtMs\":");
         assertThat(cache.liveRecord("other")).isEmpty();
+        assertThat(Files.readString(dir.resolve("runtime-live/live-marks.json"))).contains("\"guestbook\":1");
     }
 
     @Test
-    void an_unchanged_answer_is_rewritten_once_a_minute_and_a_new_one_at_once() {
+    void an_unchanged_answer_is_rewritten_once_a_minute_and_a_new_one_at_once() throws IOException {
+        Path record = cacheDir.resolve("guestbook.live");
         cache.remember(live, TestBundles.NOW);
         clock.advance(Duration.ofSeconds(30));
         cache.remember(live, clock.instant());
-        assertThat(cache.liveRecord("guestbook").orElseThrow().learnedAt()).isEqualTo(TestBundles.NOW);
+        assertThat(Files.readString(record)).contains("\"learnedAtMs\":" + TestBundles.NOW.toEpochMilli());
         clock.advance(Duration.ofSeconds(31));
         cache.remember(live, clock.instant());
-        assertThat(cache.liveRecord("guestbook").orElseThrow().learnedAt()).isEqualTo(TestBundles.NOW.plusSeconds(61));
+        assertThat(Files.readString(record)).contains("\"learnedAtMs\":" + TestBundles.NOW.plusSeconds(61).toEpochMilli());
         LiveVersion v2 = TestBundles.live("guestbook", 2, zip, cell);
         clock.advance(Duration.ofSeconds(1));
         cache.remember(v2, clock.instant());
@@ -251,17 +256,34 @@ class DataCentreCacheTest {
     }
 
     @Test
-    void a_live_record_with_a_forged_or_altered_seal_is_refused_and_deleted() throws IOException {
-        cache.remember(live, TestBundles.NOW);
+    void an_unsigned_forged_or_altered_record_is_refused_and_deleted() throws IOException {
         Path record = cacheDir.resolve("guestbook.live");
-        String json = Files.readString(record);
-        Files.writeString(record, json.replace("\"version\":1", "\"version\":7"));
+        Files.createDirectories(cacheDir);
+        // Format 1, as every host wrote it before issue 16: a valid seal, but nothing signs the live answer.
+        Files.writeString(record, "{\"app\":\"guestbook\",\"version\":1,\"sha256\":\"" + live.sha256() + "\",\"seal\":\""
+                + live.seal() + "\",\"learnedAtMs\":" + TestBundles.NOW.toEpochMilli() + "}");
+        assertThat(cache.liveRecord("guestbook")).isEmpty();
+        assertThat(record).doesNotExist();
+        assertThat(warnings).hasSize(1);
+
+        LiveVersion forged = TestBundles.live("guestbook", 1, zip, TestBundles.keys(), 99);
+        cache.remember(forged, TestBundles.NOW);
+        assertThat(record).as("an answer whose record does not verify is not kept").doesNotExist();
+        Files.writeString(record, "{\"format\":\"qaldy-live/2\",\"record\":\"" + forged.record() + "\",\"seal\":\""
+                + live.seal() + "\"}");
         assertThat(cache.liveRecord("guestbook")).isEmpty();
         assertThat(record).doesNotExist();
 
-        LiveVersion forged = TestBundles.live("guestbook", 1, zip, TestBundles.keys());
-        cache(1L << 30).remember(forged, TestBundles.NOW);
-        assertThat(cache.liveRecord("guestbook")).isEmpty();
+        cache.remember(live, TestBundles.NOW);
+        String json = Files.readString(record);
+        LiveVersion otherVersion = TestBundles.live("guestbook", 2, TestBundles.zip(Map.of("a", "b")), cell);
+        Files.writeString(record, json.replace(live.seal(), otherVersion.seal()));
+        assertThat(cache.liveRecord("guestbook")).as("a seal of another version").isEmpty();
+        assertThat(record).doesNotExist();
+
+        cache.remember(TestBundles.live("guest", 1, zip, cell), TestBundles.NOW);
+        Files.move(cacheDir.resolve("guest.live"), record);
+        assertThat(cache.liveRecord("guestbook")).as("another app's record").isEmpty();
         assertThat(record).doesNotExist();
 
         Files.writeString(record, "{not json");
@@ -270,9 +292,102 @@ class DataCentreCacheTest {
     }
 
     @Test
-    void a_live_record_learned_in_the_future_is_refused() {
-        cache.remember(live, TestBundles.NOW.plus(Duration.ofHours(1)));
+    void a_live_record_signed_in_the_future_is_refused() throws IOException {
+        String record = LiveStatements.sign(LiveStatement.live("guestbook", 1, live.sha256(), 1, TestBundles.NOW.plus(Duration.ofHours(1))),
+                (ECPrivateKey) cell.getPrivate());
+        cache.remember(new LiveVersion("guestbook", 1, live.sha256(), live.seal(), LiveVersion.NO_ACCOUNT, record), TestBundles.NOW);
+        assertThat(cacheDir.resolve("guestbook.live")).exists();
         assertThat(cache.liveRecord("guestbook")).isEmpty();
+    }
+
+    @Test
+    void an_older_signed_record_is_refused_once_a_newer_was_seen_also_after_a_restart() throws IOException {
+        Path record = cacheDir.resolve("guestbook.live");
+        cache.remember(live, TestBundles.NOW);
+        byte[] v1 = Files.readAllBytes(record);
+        LiveVersion v2 = TestBundles.live("guestbook", 2, zip, cell);
+        cache.remember(v2, TestBundles.NOW);
+        assertThat(cache.liveRecord("guestbook").orElseThrow().live()).isEqualTo(v2);
+
+        // Whoever can write the shared cache puts v1's sealed record back, to roll the app back in an outage.
+        Files.write(record, v1);
+        assertThat(cache.liveRecord("guestbook")).isEmpty();
+        assertThat(record).as("deleted from the shared cache").doesNotExist();
+        assertThat(warnings).singleElement().satisfies(w -> assertThat(w.getParameters()[2].toString()).contains("older"));
+
+        Files.write(record, v1);
+        DataCentreCache restarted = cache(1L << 30);
+        assertThat(restarted.liveRecord("guestbook")).as("the host's marks outlive it").isEmpty();
+        assertThat(record).doesNotExist();
+
+        // A rollback is a newer change: v1 again, at a higher sequence, is taken.
+        LiveVersion rollback = TestBundles.live("guestbook", 1, zip, cell, 3);
+        restarted.remember(rollback, TestBundles.NOW);
+        assertThat(cache(1L << 30).liveRecord("guestbook").orElseThrow().live()).isEqualTo(rollback);
+    }
+
+    @Test
+    void a_newer_record_another_host_wrote_raises_the_mark_and_is_not_overwritten_by_an_older_answer() throws IOException {
+        DataCentreCache other = new DataCentreCache(cacheDir, dir.resolve("other-live"), 1L << 30, 1024 * 1024, credentials, clock,
+                Logger.getAnonymousLogger());
+        LiveVersion v2 = TestBundles.live("guestbook", 2, zip, cell);
+        cache.remember(live, TestBundles.NOW);
+        byte[] v1 = Files.readAllBytes(cacheDir.resolve("guestbook.live"));
+        other.remember(v2, TestBundles.NOW);
+        cache.remember(live, TestBundles.NOW.plus(Duration.ofMinutes(2)));
+        assertThat(other.liveRecord("guestbook").orElseThrow().live()).isEqualTo(v2);
+        assertThat(cache.liveRecord("guestbook").orElseThrow().live()).as("read from the cache: its mark rises").isEqualTo(v2);
+        Files.write(cacheDir.resolve("guestbook.live"), v1);
+        assertThat(cache.liveRecord("guestbook")).isEmpty();
+    }
+
+    @Test
+    void a_tombstone_ends_serving_and_no_older_record_comes_back() throws IOException {
+        Path record = cacheDir.resolve("guestbook.live");
+        cache.keep(live, zip);
+        cache.remember(live, TestBundles.NOW);
+        byte[] v1 = Files.readAllBytes(record);
+        cache.gone("guestbook", TestBundles.tombstone("guestbook", 4, cell));
+        assertThat(names()).containsExactly("guestbook.live");
+        assertThat(cache.liveRecord("guestbook")).hasValueSatisfying(r -> {
+            assertThat(r.gone()).isTrue();
+            assertThat(r.sequence()).isEqualTo(4);
+        });
+
+        Files.write(record, v1);
+        assertThat(cache(1L << 30).liveRecord("guestbook")).isEmpty();
+        assertThat(record).doesNotExist();
+
+        cache.gone("guestbook", TestBundles.tombstone("guestbook", 5, TestBundles.keys()));
+        assertThat(record).as("a forged tombstone is not kept").doesNotExist();
+        cache.gone("guestbook", TestBundles.tombstone("other", 5, cell));
+        assertThat(record).as("nor another app's").doesNotExist();
+    }
+
+    @Test
+    void a_corrupt_marks_file_is_set_aside_and_every_record_is_unproven_until_the_control_plane_answers() throws IOException {
+        Path record = cacheDir.resolve("guestbook.live");
+        Path marks = dir.resolve("runtime-live/live-marks.json");
+        cache.remember(live, TestBundles.NOW);
+        Files.writeString(marks, "{\"format\":\"qaldy-live-marks/1\",\"floor\":0,\"marks\":{\"guestbook\":");
+        warnings.clear();
+
+        DataCentreCache restarted = cache(1L << 30);
+        assertThat(warnings).singleElement().satisfies(w -> assertThat(w.getMessage()).contains("Refused the live-record marks"));
+        assertThat(dir.resolve("runtime-live/live-marks.json.refused")).exists();
+        assertThat(restarted.liveRecord("guestbook")).as("fail closed").isEmpty();
+        assertThat(record).as("left for hosts that can judge it").exists();
+        assertThat(cache(1L << 30).liveRecord("guestbook")).as("still after another restart").isEmpty();
+
+        restarted.remember(live, TestBundles.NOW); // the control plane answered for the app
+        assertThat(cache(1L << 30).liveRecord("guestbook")).isPresent();
+        DataCentreCache otherHost = new DataCentreCache(cacheDir, dir.resolve("other-live"), 1L << 30, 1024 * 1024, credentials,
+                clock, Logger.getAnonymousLogger());
+        otherHost.remember(TestBundles.live("notes", 1, zip, cell), TestBundles.NOW);
+        assertThat(cache(1L << 30).liveRecord("notes")).as("another app: still unproven").isEmpty();
+        restarted.gone("deleted", TestBundles.tombstone("deleted", 1, cell)); // the clock stood at 1: records from 2 on count
+        otherHost.remember(TestBundles.live("notes", 1, zip, cell, 2), TestBundles.NOW.plusSeconds(120));
+        assertThat(cache(1L << 30).liveRecord("notes")).isPresent();
     }
 
     @Test

@@ -64,7 +64,7 @@ class LiveVersionsTest {
     LiveVersions host(String url, UpstreamHealth health) {
         ControlPlaneClient client = new ControlPlaneClient(url, Duration.ofMillis(500), Duration.ofSeconds(2),
                 1024 * 1024, credentials, health);
-        DataCentreCache cache = new DataCentreCache(dir.resolve("dc-cache"), 1L << 30, 1024 * 1024, credentials, clock, log);
+        DataCentreCache cache = new DataCentreCache(dir.resolve("dc-cache"), dir.resolve("runtime-live"), 1L << 30, 1024 * 1024, credentials, clock, log);
         return new LiveVersions(client, cache, FRESHNESS, MEMORY, clock, log);
     }
 
@@ -206,13 +206,31 @@ class LiveVersionsTest {
     }
 
     @Test
-    void a_forged_record_is_refused_and_the_app_gets_503() throws Exception {
+    void a_forged_record_is_not_kept_and_the_app_gets_503() throws Exception {
         LiveVersion forged = TestBundles.live("guestbook", 1, zip1, TestBundles.keys());
         api.publish(forged, zip1);
         live.live("guestbook");
-        assertThat(dir.resolve("dc-cache/guestbook.live")).exists();
+        assertThat(dir.resolve("dc-cache/guestbook.live")).doesNotExist();
         api.down(503);
         assertThatThrownBy(() -> host(api.url()).live("guestbook")).isInstanceOf(ControlPlaneUnavailableException.class);
+    }
+
+    @Test
+    void a_deleted_apps_tombstone_ends_serving_on_a_host_restarted_in_an_outage() throws Exception {
+        api.publish(v1, zip1);
+        live.live("guestbook");
+        byte[] v1Record = Files.readAllBytes(dir.resolve("dc-cache/guestbook.live"));
+        api.unpublish("guestbook", TestBundles.tombstone("guestbook", 2, cell));
+        clock.advance(FRESHNESS);
+        assertThatThrownBy(() -> live.live("guestbook")).isInstanceOf(NotPublishedException.class);
+        assertThat(dir.resolve("dc-cache/guestbook.live")).content().contains("qaldy-live/2");
+
+        api.down(503);
+        assertThatThrownBy(() -> host(api.url()).live("guestbook")).isInstanceOf(ControlPlaneUnavailableException.class)
+                .hasMessageContaining("nothing live");
+        Files.write(dir.resolve("dc-cache/guestbook.live"), v1Record);
+        assertThatThrownBy(() -> host(api.url()).live("guestbook")).as("v1's record written back: older than the tombstone")
+                .isInstanceOf(ControlPlaneUnavailableException.class);
         assertThat(dir.resolve("dc-cache/guestbook.live")).doesNotExist();
     }
 }

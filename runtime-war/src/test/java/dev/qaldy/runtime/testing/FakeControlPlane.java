@@ -134,8 +134,16 @@ public final class FakeControlPlane implements AutoCloseable {
     public FakeControlPlane publish(LiveVersion live, byte[] bundle) {
         reply("/api/v1/internal/apps/" + live.app() + "/live", Reply.json(200, "{\"app\":\"" + live.app()
                 + "\",\"version\":" + live.version() + ",\"sha256\":\"" + live.sha256() + "\",\"seal\":\""
-                + live.seal() + "\"" + (owned ? ",\"accountId\":" + ACCOUNT : "") + "}"));
+                + live.seal() + "\"" + (owned ? ",\"accountId\":" + ACCOUNT : "")
+                + (live.record() == null ? "" : ",\"record\":\"" + live.record() + "\"") + "}"));
         return reply("/api/v1/internal/apps/" + live.app() + "/versions/" + live.version() + "/bundle", Reply.zip(bundle));
+    }
+
+    /** Answers the app's live question with the API's 404 carrying {@code tombstone} (a signed JWS), as for a deleted app. */
+    public FakeControlPlane unpublish(String app, String tombstone) {
+        return reply("/api/v1/internal/apps/" + app + "/live", Reply.json(404, "{\"type\":\"urn:qaldy:problem:not-found\","
+                + "\"title\":\"Not found\",\"status\":404,\"detail\":\"There is no app named " + app + ".\",\"tombstone\":\""
+                + tombstone + "\"}"));
     }
 
     /**

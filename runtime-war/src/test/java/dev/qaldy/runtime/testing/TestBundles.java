@@ -1,6 +1,8 @@
 package dev.qaldy.runtime.testing;
 
 import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.live.LiveStatement;
+import dev.qaldy.contract.live.LiveStatements;
 import dev.qaldy.contract.seal.BundleSeal;
 import dev.qaldy.contract.seal.BundleSeals;
 import dev.qaldy.runtime.bundles.control.BundleUnpacker;
@@ -65,11 +67,25 @@ public final class TestBundles {
         return zipBytes(files);
     }
 
-    /** The live answer the control plane would give for this zip, sealed with {@code keys}. */
+    /**
+     * The live answer the control plane would give for this zip, sealed with {@code keys}, with its
+     * signed live record at live-clock sequence {@code version} (so a later version is a newer change).
+     */
     public static LiveVersion live(String app, long version, byte[] zip, KeyPair keys) {
+        return live(app, version, zip, keys, version);
+    }
+
+    /** As {@link #live(String, long, byte[], KeyPair)}, its record at live-clock {@code sequence} (a rollback: higher, older version). */
+    public static LiveVersion live(String app, long version, byte[] zip, KeyPair keys, long sequence) {
         String sha = BundleFile.sha256Hex(zip);
         String seal = BundleSeals.sign(new BundleSeal(app, version, sha, NOW), (ECPrivateKey) keys.getPrivate());
-        return new LiveVersion(app, version, sha, seal);
+        String record = LiveStatements.sign(LiveStatement.live(app, version, sha, sequence, NOW), (ECPrivateKey) keys.getPrivate());
+        return new LiveVersion(app, version, sha, seal, LiveVersion.NO_ACCOUNT, record);
+    }
+
+    /** The control plane's signed tombstone for {@code app} at live-clock {@code sequence}. */
+    public static String tombstone(String app, long sequence, KeyPair keys) {
+        return LiveStatements.sign(LiveStatement.tombstone(app, sequence, NOW), (ECPrivateKey) keys.getPrivate());
     }
 
     /** An unpacked bundle of these files (not verified: for tests of what comes after). */

@@ -68,7 +68,7 @@ public final class TestHost {
         health = TestHealth.probing(apiUrl);
         ControlPlaneClient client = new ControlPlaneClient(apiUrl, Duration.ofMillis(500), Duration.ofSeconds(2),
                 1024 * 1024, credentials, health);
-        copies = new DataCentreCache(dcCache, 1L << 30, 1024 * 1024, credentials, clock, log);
+        copies = new DataCentreCache(dcCache, dcCache.resolveSibling("runtime-live"), 1L << 30, 1024 * 1024, credentials, clock, log);
         liveVersions = new LiveVersions(client, copies, FRESHNESS, LIVE_MEMORY, clock, log);
         bundles = new BundleStore(1 << 24, client, copies, credentials, clock, log);
         code = new AppCode(liveVersions, bundles, copies, log);

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.qaldy.contract.keys.CellKeys;
 import dev.qaldy.contract.keys.ServiceDirection;
+import dev.qaldy.contract.live.LiveStatement;
+import dev.qaldy.contract.live.LiveStatements;
 import dev.qaldy.contract.seal.BundleSeal;
 import dev.qaldy.contract.seal.BundleSeals;
 import dev.qaldy.contract.session.Session;
@@ -670,6 +672,48 @@ class ControlPlaneIT {
                 .map(v -> v.asJsonObject().getString("actor"))).containsOnly(bob.email());
         assertProblem(api.get("api/v1/audit?limit=500", ana.token()), 400, "between 1 and 200");
         assertProblem(api.get("api/v1/audit?limit=x", ana.token()), 400, "whole number");
+    }
+
+    @Test
+    void the_live_record_is_signed_its_sequence_grows_with_each_change_and_a_deleted_app_gets_a_tombstone() throws Exception {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        LiveStatement nothingYet = tombstone(app, "no live version");
+        for (int version = 1; version <= 2; version++) {
+            api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+            awaitBuild(ana, app, version, "succeeded");
+        }
+        List<LiveStatement> records = new ArrayList<>();
+        for (int version : new int[] {1, 2, 1}) { // promote, promote, roll back
+            assertThat(api.put("api/v1/apps/" + app + "/live", json("version", version), ana.token()).status()).isEqualTo(200);
+            Reply live = api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, TestCell.runtimeToken());
+            LiveStatement record = LiveStatements.verify(live.json().getString("record"), TestCell.publicKey());
+            assertThat(record.app()).isEqualTo(app);
+            assertThat(record.version()).isEqualTo(version);
+            assertThat(record.sha256()).isEqualTo(live.json().getString("sha256"));
+            assertThat(record.gone()).isFalse();
+            records.add(record);
+        }
+        Reply again = api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, TestCell.runtimeToken());
+        assertThat(LiveStatements.verify(again.json().getString("record"), TestCell.publicKey()).sequence())
+                .as("asking again changes nothing").isEqualTo(records.get(2).sequence());
+        assertThat(records.get(0).sequence()).isGreaterThan(nothingYet.sequence());
+        assertThat(records.get(1).sequence()).isGreaterThan(records.get(0).sequence());
+        assertThat(records.get(2).sequence()).as("a rollback is a newer change").isGreaterThan(records.get(1).sequence());
+
+        assertThat(api.delete("api/v1/apps/" + app, ana.token()).status()).isEqualTo(204);
+        LiveStatement gone = tombstone(app, "no app named");
+        assertThat(gone.sequence()).as("the deletion is a newer change").isGreaterThan(records.get(2).sequence());
+    }
+
+    /** The signed tombstone of the 404 live answer for {@code app}. */
+    LiveStatement tombstone(String app, String detailPart) throws Exception {
+        Reply reply = api.internal("GET", "api/v1/internal/apps/" + app + "/live", null, TestCell.runtimeToken());
+        assertProblem(reply, 404, detailPart);
+        LiveStatement tombstone = LiveStatements.verify(reply.json().getString("tombstone"), TestCell.publicKey());
+        assertThat(tombstone.app()).isEqualTo(app);
+        assertThat(tombstone.gone()).isTrue();
+        return tombstone;
     }
 
     @Test

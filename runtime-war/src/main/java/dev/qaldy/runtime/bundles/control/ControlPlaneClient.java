@@ -81,17 +81,18 @@ public class ControlPlaneClient {
     }
 
     /**
-     * Which version of {@code app} is live ({@code GET /api/v1/internal/apps/A/live}), and the account
-     * its usage counts against ({@code accountId}, when the answer names one).
+     * Which version of {@code app} is live ({@code GET /api/v1/internal/apps/A/live}), the account
+     * its usage counts against ({@code accountId}, when the answer names one) and the signed live
+     * record ({@code record}, when the answer carries one; verified where it is kept).
      *
-     * @throws NotPublishedException            no such app or no live version
+     * @throws NotPublishedException            no such app or no live version, with the answer's tombstone if any
      * @throws ControlPlaneUnavailableException the control plane could not be asked
      * @throws UnexpectedAnswerException        any other answer
      */
     public LiveVersion live(String app) {
         Answer answer = get("/api/v1/internal/apps/" + app + "/live", MAX_LIVE_ANSWER_BYTES, timeout);
         if (answer.status() == 404) {
-            throw new NotPublishedException("control plane: no live version of " + app);
+            throw new NotPublishedException("control plane: no live version of " + app, tombstone(answer.body()));
         }
         requireOk(answer, "live version of " + app);
         try (JsonReader reader = Json.createReader(new ByteArrayInputStream(answer.body()))) {
@@ -99,7 +100,7 @@ public class ControlPlaneClient {
             long account = json.get("accountId") instanceof JsonNumber a && a.isIntegral() && a.longValue() > 0
                     ? a.longValue() : LiveVersion.NO_ACCOUNT;
             LiveVersion live = new LiveVersion(json.getString("app"), json.getJsonNumber("version").longValueExact(),
-                    json.getString("sha256"), json.getString("seal"), account);
+                    json.getString("sha256"), json.getString("seal"), account, json.getString("record", null));
             if (!live.app().equals(app) || live.version() < 1 || !live.sha256().matches("[0-9a-f]{64}")) {
                 throw new UnexpectedAnswerException("control plane: a live answer for " + app + " that does not fit: "
                         + live.app() + " v" + live.version());
@@ -107,6 +108,15 @@ public class ControlPlaneClient {
             return live;
         } catch (JsonException | ClassCastException | NullPointerException | ArithmeticException e) {
             throw new UnexpectedAnswerException("control plane: unreadable live answer for " + app + ": " + e, e);
+        }
+    }
+
+    /** The {@code tombstone} member of a 404 problem body (a string, unverified), or null. */
+    private static String tombstone(byte[] problem) {
+        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(problem))) {
+            return reader.readObject().getString("tombstone", null);
+        } catch (JsonException | ClassCastException e) {
+            return null;
         }
     }
 

@@ -1,6 +1,9 @@
 package dev.qaldy.runtime.bundles.control;
 
 import dev.qaldy.contract.apps.AppLabel;
+import dev.qaldy.contract.live.LiveStatement;
+import dev.qaldy.contract.live.LiveStatements;
+import dev.qaldy.contract.session.InvalidTokenException;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.qaldy.runtime.bundles.entity.BundleKey;
@@ -13,6 +16,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,8 +61,16 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  *     {@code qaldy-dc-copy/1 <length> <sha256> <seal JWS>} and {@code \n}, then exactly
  *     {@code length} bytes of the bundle zip. The seal covers app, version and SHA-256.</li>
  * <li>{@code <app>.v<version>.served}: the bundle paths served from that version, one per line.</li>
- * <li>{@code <app>.live}: JSON {@code {"app","version","sha256","seal","learnedAtMs"}}.</li>
+ * <li>{@code <app>.live}: JSON {@code {"format":"qaldy-live/2","record","app","version","sha256","seal","learnedAtMs"}}:
+ *     {@code record} is the control plane's signed live record ({@code dev.qaldy.contract.live}: app,
+ *     version, SHA-256, live-clock sequence), the truth of the file; the other members are the
+ *     format-1 record, which hosts from before issue 16 still read. A tombstone (the app is gone or
+ *     has nothing live) is {@code {"format","app","record","learnedAtMs"}}. A file without a
+ *     verifiable record (format 1, forged) is refused.</li>
  * </ul>
+ * Issue 16, item 4: anyone who can write this directory could otherwise put an older sealed live
+ * answer back and roll an app back during an outage. This host keeps, outside the directory, the
+ * highest live-clock sequence it saw per app ({@link LiveMarks}) and refuses a record below it.
  * Copies and records are written to a temporary file in the directory, forced to disk and renamed
  * into place atomically, so a crash never leaves a half copy under a real name. Beyond the size
  * bound the least recently used copies go first.
@@ -83,11 +95,16 @@ public class DataCentreCache {
     /** Temporary files older than this were left by a crash; younger ones may be another host's write. */
     static final Duration ABANDONED = Duration.ofHours(1);
     static final int MAX_APPS_REMEMBERED = 100_000;
+    /** What a live file's {@code format} says (format 1 had none and no signed record). */
+    static final String LIVE_FORMAT = "qaldy-live/2";
+    /** The marks file's name in the host's own folder. */
+    static final String MARKS_FILE = "live-marks.json";
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern JWS = Pattern.compile("[A-Za-z0-9_.-]{1,4096}");
     private static final Pattern STEM = Pattern.compile("[a-z0-9-]{1,63}\\.v[0-9]{1,18}");
 
     private Path directory;
+    private LiveMarks marks;
     private long maxBytes;
     private long maxBundleBytes;
     private CellCredentials credentials;
@@ -101,24 +118,32 @@ public class DataCentreCache {
 
     /**
      * @param directory      the shared directory; default {@code <qaldy.var>/dc-cache}
+     * @param marksDir       this host's own folder for its live-record marks ({@link LiveMarks}), never
+     *                       the shared one; default {@code <qaldy.var>/runtime-live}
      * @param maxBytes       bound on the copies and indexes in the directory, in bytes
      * @param maxBundleBytes the largest copy read back, in bytes (the control plane's bundle bound)
      */
     @Inject
     public DataCentreCache(@ConfigProperty(name = "qaldy.runtime.dc-cache") Optional<String> directory,
+            @ConfigProperty(name = "qaldy.runtime.live-marks-dir") Optional<String> marksDir,
             @ConfigProperty(name = "qaldy.var", defaultValue = "var") String var,
             @ConfigProperty(name = "qaldy.runtime.dc-cache-max-bytes", defaultValue = "1073741824") long maxBytes,
             @ConfigProperty(name = "qaldy.runtime.max-bundle-bytes", defaultValue = "52428800") long maxBundleBytes,
             CellCredentials credentials, Clock clock, Logger log) {
         this(directory.filter(d -> !d.isBlank()).map(Path::of).orElseGet(() -> Path.of(var, "dc-cache")),
+                marksDir.filter(d -> !d.isBlank()).map(Path::of).orElseGet(() -> Path.of(var, "runtime-live")),
                 maxBytes, maxBundleBytes, credentials, clock, log);
-        log.log(Level.INFO, "Data-centre cache in {0}, bounded to {1} bytes",
-                new Object[] {this.directory, Long.toString(maxBytes)});
+        log.log(Level.INFO, "Data-centre cache in {0}, bounded to {1} bytes; this host''s live-record marks in {2}",
+                new Object[] {this.directory, Long.toString(maxBytes), marks.file()});
     }
 
-    public DataCentreCache(Path directory, long maxBytes, long maxBundleBytes, CellCredentials credentials,
+    public DataCentreCache(Path directory, Path marksDir, long maxBytes, long maxBundleBytes, CellCredentials credentials,
             Clock clock, Logger log) {
         this.directory = directory.toAbsolutePath().normalize();
+        if (marksDir.toAbsolutePath().normalize().startsWith(this.directory)) {
+            throw new IllegalArgumentException("the live-record marks must not be kept in the shared cache " + directory);
+        }
+        this.marks = new LiveMarks(marksDir.resolve(MARKS_FILE), LiveMarks.MAX_APPS, log);
         this.maxBytes = maxBytes;
         this.maxBundleBytes = Math.min(maxBundleBytes, Integer.MAX_VALUE - 16L);
         this.credentials = credentials;
@@ -237,81 +262,181 @@ public class DataCentreCache {
         }
     }
 
+    /**
+     * The control plane says {@code app} is gone or has nothing live: deletes its files, then keeps
+     * {@code tombstone} (its signed answer, may be null) as the app's live record, unless it does not
+     * verify or a newer record is there already. Its sequence raises this host's mark, and tells how
+     * far the control plane's clock is ({@link LiveMarks#clockSeen}). Failures are logged, never thrown.
+     */
+    public void gone(String app, String tombstone) {
+        forget(app);
+        if (tombstone == null) {
+            return;
+        }
+        LiveStatement statement;
+        try {
+            statement = LiveStatements.verify(tombstone, credentials.publicKey());
+        } catch (InvalidTokenException e) {
+            log.log(Level.WARNING, "The control plane''s tombstone for {0} does not verify: {1}; not kept", new Object[] {app, e.getMessage()});
+            return;
+        }
+        if (!statement.gone() || !statement.app().equals(app)) {
+            log.log(Level.WARNING, "The control plane''s tombstone for {0} is not one: {1}; not kept", new Object[] {app, statement});
+            return;
+        }
+        marks.raise(app, statement.sequence());
+        marks.clockSeen(statement.sequence());
+        String json = Json.createObjectBuilder().add("format", LIVE_FORMAT).add("app", app).add("record", tombstone)
+                .add("learnedAtMs", clock.millis()).build().toString();
+        keepRecord(app, statement, json);
+    }
+
     // ---- the last live answer per app ----------------------------------------------------------
 
     /**
-     * Keeps the control plane's live answer, so that a host restarted during an outage finds it. An
-     * unchanged answer is rewritten at most once a minute (its learned-at may lag by that much,
-     * which only ends its use sooner); writing it marks its copy as recently used. A later answer
-     * another host already wrote is left in place. Failures are logged, never thrown.
+     * Keeps the control plane's live answer with its signed record, so that a host restarted during
+     * an outage finds it; an answer without a record (a control plane from before issue 16) or whose
+     * record does not verify or name this version is not kept (logged). The record's sequence raises
+     * this host's mark. An unchanged answer is rewritten at most once a minute (so its signed
+     * learned-at lags by that much at most, which only ends its use sooner); writing it marks its
+     * copy as recently used. A newer record another host already wrote is left in place. Failures
+     * are logged, never thrown.
      */
     public void remember(LiveVersion live, Instant learnedAt) {
         String app = live.app();
         LiveRecord last = written.getIfPresent(app);
-        if (last != null && last.live().equals(live) && learnedAt.isBefore(last.learnedAt().plus(RECORD_REFRESH))) {
+        if (last != null && last.live() != null && last.live().sameCode(live)
+                && learnedAt.isBefore(last.learnedAt().plus(RECORD_REFRESH))) {
             return;
         }
+        if (live.record() == null) {
+            log.log(Level.FINE, "The live answer for {0} carries no signed record: nothing kept for outages", app);
+            return;
+        }
+        LiveStatement statement;
         try {
-            Path file = liveFile(app);
-            Files.createDirectories(directory);
-            LiveRecord existing;
-            try {
-                existing = recordIn(file);
-            } catch (IllegalStateException e) {
-                existing = null; // not a record: overwritten below
-            }
-            if (existing != null && existing.learnedAt().isAfter(learnedAt)
-                    && !existing.learnedAt().isAfter(learnedAt.plus(MAX_CLOCK_SKEW))) {
-                written.put(app, new LiveRecord(live, learnedAt));
-                return;
-            }
-            String json = Json.createObjectBuilder()
-                    .add("app", app)
-                    .add("version", live.version())
-                    .add("sha256", live.sha256())
-                    .add("seal", live.seal())
-                    .add("learnedAtMs", learnedAt.toEpochMilli())
-                    .build().toString();
-            writeAtomically(file, json.getBytes(StandardCharsets.UTF_8));
-            written.put(app, new LiveRecord(live, learnedAt));
+            statement = LiveStatements.verify(live.record(), credentials.publicKey());
+        } catch (InvalidTokenException e) {
+            log.log(Level.WARNING, "The live record for {0} does not verify: {1}; not kept", new Object[] {app, e.getMessage()});
+            return;
+        }
+        if (statement.gone() || !statement.app().equals(app) || statement.version() != live.version()
+                || !statement.sha256().equals(live.sha256())) {
+            log.log(Level.WARNING, "The live record for {0} v{1} names another: {2}; not kept",
+                    new Object[] {app, live.version(), statement});
+            return;
+        }
+        marks.raise(app, statement.sequence());
+        String json = Json.createObjectBuilder()
+                .add("format", LIVE_FORMAT)
+                .add("record", live.record())
+                .add("app", app)
+                .add("version", live.version())
+                .add("sha256", live.sha256())
+                .add("seal", live.seal())
+                .add("learnedAtMs", learnedAt.toEpochMilli())
+                .build().toString();
+        if (keepRecord(app, statement, json)) {
+            written.put(app, new LiveRecord(app, live, statement.sequence(), learnedAt));
             touch(bundleFile(live.key()));
-        } catch (IOException | RuntimeException e) {
-            log.log(Level.WARNING, "Could not write the live record of {0}: {1}", new Object[] {app, e.toString()});
         }
     }
 
     /**
-     * The last live answer a host of this data centre kept for {@code app}, if its seal is the
-     * cell's and names its app, version and SHA-256, and it was not learned in the future. A record
-     * failing a check is deleted and logged. How old it may be is the caller's rule.
+     * Writes a verified record over the app's live file unless the file holds a verified newer one
+     * (a higher sequence, or the same signed later; the same record is written again). True when the file now holds this one or a newer.
+     */
+    private boolean keepRecord(String app, LiveStatement statement, String json) {
+        try {
+            Path file = liveFile(app);
+            Files.createDirectories(directory);
+            LiveStatement existing = statementIn(file);
+            if (existing != null && existing.app().equals(app) && (existing.sequence() > statement.sequence()
+                    || existing.sequence() == statement.sequence() && existing.issuedAt().isAfter(statement.issuedAt()))) {
+                return true;
+            }
+            writeAtomically(file, json.getBytes(StandardCharsets.UTF_8));
+            return true;
+        } catch (IOException | RuntimeException e) {
+            log.log(Level.WARNING, "Could not write the live record of {0}: {1}", new Object[] {app, e.toString()});
+            return false;
+        }
+    }
+
+    /** The verified statement of a live file, or null when there is none or it does not verify. */
+    private LiveStatement statementIn(Path file) throws IOException {
+        try {
+            JsonObject json = jsonIn(file);
+            return json == null ? null : LiveStatements.verify(json.getString("record"), credentials.publicKey());
+        } catch (InvalidTokenException | IllegalStateException | ClassCastException | NullPointerException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The last live record a host of this data centre kept for {@code app}: a live version or a
+     * tombstone, if its signature is the cell's and names this app, its seal (for a version) names
+     * the same version and SHA-256, it was not signed in the future, and its live-clock sequence is
+     * not below this host's mark for the app. A record failing a check is deleted and logged
+     * (WARNING) — one below the mark too, so the shared cache loses the rolled-back record; one this
+     * host cannot judge (no mark of its own for the app, below the floor: {@link LiveMarks}) is
+     * refused and left for hosts that can. A record taken raises the mark. How old it may be is the
+     * caller's rule.
      */
     public Optional<LiveRecord> liveRecord(String app) {
         Path file = liveFile(app);
-        LiveRecord record;
+        JsonObject json;
         try {
-            record = recordIn(file);
+            json = jsonIn(file);
         } catch (IOException e) {
             log.log(Level.WARNING, "Cannot read the live record {0}: {1}", new Object[] {file, e.toString()});
             return Optional.empty();
         } catch (IllegalStateException e) {
             return refuse(file, e.getMessage());
         }
-        if (record == null) {
+        if (json == null) {
             return Optional.empty();
         }
-        LiveVersion live = record.live();
-        if (!live.app().equals(app)) {
-            return refuse(file, "it is the record of " + live.app());
+        if (!(json.get("record") instanceof JsonString signed)) {
+            return refuse(file, "it holds no signed record (format 1, from before issue 16, or forged)");
         }
+        LiveStatement statement;
         try {
-            BundleVerifier.verifySeal(live.key(), live.sha256(), live.seal(), credentials.publicKey());
-        } catch (BundleRefusedException e) {
-            return refuse(file, e.getMessage());
+            statement = LiveStatements.verify(signed.getString(), credentials.publicKey());
+        } catch (InvalidTokenException e) {
+            return refuse(file, "its record does not verify: " + e.getMessage());
         }
-        if (record.learnedAt().isAfter(clock.instant().plus(MAX_CLOCK_SKEW))) {
-            return refuse(file, "it was learned in the future, at " + record.learnedAt());
+        if (!statement.app().equals(app)) {
+            return refuse(file, "it is the record of " + statement.app());
         }
-        return Optional.of(record);
+        if (statement.issuedAt().isAfter(clock.instant().plus(MAX_CLOCK_SKEW))) {
+            return refuse(file, "it was signed in the future, at " + statement.issuedAt());
+        }
+        LiveVersion live = null;
+        if (!statement.gone()) {
+            if (!(json.get("seal") instanceof JsonString seal)) {
+                return refuse(file, "its version has no seal");
+            }
+            live = new LiveVersion(app, statement.version(), statement.sha256(), seal.getString(), LiveVersion.NO_ACCOUNT,
+                    signed.getString());
+            try {
+                BundleVerifier.verifySeal(live.key(), live.sha256(), live.seal(), credentials.publicKey());
+            } catch (BundleRefusedException e) {
+                return refuse(file, e.getMessage());
+            }
+        }
+        switch (marks.judge(app, statement.sequence())) {
+            case OLDER:
+                return refuse(file, "it is live-clock " + statement.sequence() + ", older than a record this host saw"
+                        + " (a rolled-back record written into the shared cache?)");
+            case UNPROVEN:
+                log.log(Level.FINE, "Not taking the live record of {0} (live-clock {1}): this host cannot tell whether it is"
+                        + " the newest", new Object[] {app, Long.toString(statement.sequence())});
+                return Optional.empty();
+            default:
+                marks.raise(app, statement.sequence());
+                return Optional.of(new LiveRecord(app, live, statement.sequence(), statement.issuedAt()));
+        }
     }
 
     // ---- static files served per version -------------------------------------------------------
@@ -459,11 +584,11 @@ public class DataCentreCache {
     }
 
     /**
-     * The record in a live file, unverified; null when there is no file.
+     * The JSON object in a live file, unverified; null when there is no file.
      *
-     * @throws IllegalStateException when the file is not a record
+     * @throws IllegalStateException when the file is not a JSON object within the bound
      */
-    private static LiveRecord recordIn(Path file) throws IOException {
+    private static JsonObject jsonIn(Path file) throws IOException {
         byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {
             bytes = in.readNBytes(MAX_RECORD_BYTES + 1);
@@ -474,13 +599,8 @@ public class DataCentreCache {
             throw new IllegalStateException("over " + MAX_RECORD_BYTES + " bytes");
         }
         try (JsonReader reader = Json.createReader(new ByteArrayInputStream(bytes))) {
-            JsonObject json = reader.readObject();
-            LiveVersion live = new LiveVersion(json.getString("app"), json.getJsonNumber("version").longValueExact(),
-                    json.getString("sha256"), json.getString("seal"));
-            live.key(); // checks the version
-            return new LiveRecord(live, Instant.ofEpochMilli(json.getJsonNumber("learnedAtMs").longValueExact()));
-        } catch (JsonException | ClassCastException | NullPointerException | ArithmeticException
-                | IllegalArgumentException | java.time.DateTimeException e) {
+            return reader.readObject();
+        } catch (JsonException e) {
             throw new IllegalStateException("not a live record: " + e.getClass().getSimpleName(), e);
         }
     }

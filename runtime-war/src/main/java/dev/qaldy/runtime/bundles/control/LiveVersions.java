@@ -25,7 +25,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * timeout, 5xx) does the host fall back: to the version the control plane last gave it, for at most
  * {@code live-memory} after that answer (seed: 30 minutes), else to the sealed live record in the
  * data-centre cache under the same bound, else 503. A 404 deletes the app's files from the
- * data-centre cache, and a remembered "gone" is never replaced by a copy: within the freshness
+ * data-centre cache and leaves the answer's signed tombstone as its record (a tombstone found there
+ * in an outage is a 503, never older code), and a remembered "gone" is never replaced by a copy: within the freshness
  * window it is a 404, after it, while the control plane cannot be asked, a 503 (a version may have
  * gone live since). While the host's view of the control plane
  * says failing, asking fails at once ({@link ControlPlaneClient}); such a question says nothing of
@@ -128,8 +129,9 @@ public class LiveVersions {
             return new Sourced<>(live, CodeSource.API);
         } catch (NotPublishedException e) {
             store(app, new Remembered(question, null, true, clock.instant(), null));
-            // Gone: so are its copies, records and indexes, so no later outage can bring it back.
-            copies.forget(app);
+            // Gone: so are its copies and indexes, and its record becomes the signed tombstone, so no later
+            // outage can bring it back, on this host or another of the data centre (issue 16).
+            copies.gone(app, e.tombstone());
             reached();
             throw e;
         } catch (UnexpectedAnswerException e) {
@@ -159,7 +161,7 @@ public class LiveVersions {
      * What stands in for the control plane: the version it last gave, else the data-centre record,
      * each within the memory bound; empty when neither is usable.
      *
-     * @throws ControlPlaneUnavailableException the control plane's last word was "gone", longer ago than
+     * @throws ControlPlaneUnavailableException the data-centre record is a tombstone, or the control plane's last word was "gone", longer ago than
      *         the freshness window: no copy replaces it, and it is no 404 either, since a version may
      *         have gone live since (issue 14's soak: an app promoted a moment before the API hung was
      *         "No such app" to its viewers for the whole outage)
@@ -174,6 +176,10 @@ public class LiveVersions {
             return Optional.of(new Sourced<>(known.live(), CodeSource.MEMORY));
         }
         Optional<LiveRecord> record = copies.liveRecord(app);
+        if (record.isPresent() && record.get().gone()) {
+            throw new ControlPlaneUnavailableException("control plane cannot be asked, and its signed record (live-clock "
+                    + record.get().sequence() + ") says " + app + " has nothing live; whether one went live since is unknown");
+        }
         if (record.isPresent() && usable(record.get().learnedAt(), now)) {
             return Optional.of(new Sourced<>(record.get().live(), CodeSource.DC_COPY));
         }

@@ -8,6 +8,7 @@ import dev.qaldy.control.platform.control.TooManyAttempts;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
@@ -21,7 +22,7 @@ import java.util.logging.Logger;
 
 /**
  * The one exception mapper: every error leaves as RFC 9457 {@code application/problem+json}
- * ({@code type, title, status, detail}). Business exceptions say their own status and detail;
+ * ({@code type, title, status, detail}, and a business exception's own extension members). Business exceptions say their own status and detail;
  * JAX-RS's own (unknown path, wrong method or media type) keep their status with a fixed detail;
  * a lost database connection is a 503; anything else is a 500 whose detail holds only a
  * correlation id, with the stack trace in the log. A lock wait that ran out (another transaction held
@@ -50,12 +51,19 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
      *
      * @param headers extra response headers, e.g. {@code Retry-After}
      */
-    record Problem(int status, String type, String title, String detail, Map<String, Object> headers) {
+    record Problem(int status, String type, String title, String detail, Map<String, Object> headers,
+            Map<String, String> members) {
 
-        /** The RFC 9457 body. */
+        Problem(int status, String type, String title, String detail, Map<String, Object> headers) {
+            this(status, type, title, detail, headers, Map.of());
+        }
+
+        /** The RFC 9457 body, with the extension members after the standard ones. */
         String json() {
-            return Json.createObjectBuilder().add("type", type).add("title", title).add("status", status)
-                    .add("detail", detail).build().toString();
+            JsonObjectBuilder body = Json.createObjectBuilder().add("type", type).add("title", title).add("status", status)
+                    .add("detail", detail);
+            members.forEach(body::add);
+            return body.build().toString();
         }
     }
 
@@ -85,7 +93,8 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
             if (business.status() == 413) {
                 headers.put("Connection", "close");
             }
-            return new Problem(business.status(), business.type(), business.title(), sentence(business.getMessage()), headers);
+            return new Problem(business.status(), business.type(), business.title(), sentence(business.getMessage()), headers,
+                    business.members());
         }
         if (thrown instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
             Response original = web.getResponse();

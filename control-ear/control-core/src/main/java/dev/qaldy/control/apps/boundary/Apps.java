@@ -10,10 +10,12 @@ import dev.qaldy.control.apps.entity.AppVisibility;
 import dev.qaldy.control.audit.entity.Audited;
 import dev.qaldy.control.builds.entity.Build;
 import dev.qaldy.control.builds.entity.BundleBytes;
+import dev.qaldy.control.builds.entity.LiveClock;
 import dev.qaldy.control.data.entity.DataRecord;
 import dev.qaldy.control.people.boundary.People;
 import dev.qaldy.control.platform.control.Conflict;
 import dev.qaldy.control.platform.control.PublicUrls;
+import dev.qaldy.control.platform.control.SequenceRows;
 import dev.qaldy.control.schedules.entity.Run;
 import dev.qaldy.control.schedules.entity.Schedule;
 import dev.qaldy.control.sharing.entity.Share;
@@ -66,6 +68,9 @@ public class Apps {
 
     @Inject
     Shields shields;
+
+    @Inject
+    SequenceRows sequences;
 
     /**
      * Creates an app (behind sign-in) owned by {@code me}.
@@ -148,10 +153,12 @@ public class Apps {
 
     /**
      * Deletes the app with its builds, bundles, shares, tickets, schedules, runs, hooks and data
-     * (owner only), and clears its shield settings; the audit log keeps its lines.
+     * (owner only), and clears its shield settings; the audit log keeps its lines. A change of the
+     * live clock: the tombstone the live answer signs from now on is newer than any live record of it.
      */
     public void delete(Session me, String name) {
         App app = guard.ownedForUpdate(me, name);
+        sequences.next(LiveClock.class);
         em.createNamedQuery(BundleBytes.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.createNamedQuery(Build.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.createNamedQuery(Share.DELETE_OF_APP).setParameter("app", app).executeUpdate();

@@ -51,6 +51,14 @@ public class App {
     @Column(name = "LIVE_VERSION")
     private Long liveVersion;
 
+    /**
+     * The live-clock sequence ({@code LiveClock}) of the change that made {@link #liveVersion} live;
+     * null before the first promote, and in rows promoted before the clock existed until the live
+     * answer first assigns one.
+     */
+    @Column(name = "LIVE_SEQUENCE")
+    private Long liveSequence;
+
     @Column(name = "LAST_VERSION", nullable = false)
     private long lastVersion;
 
@@ -111,12 +119,32 @@ public class App {
         return ++lastVersion;
     }
 
-    /** Makes {@code version} live; the caller has checked that it built successfully. */
-    public void promote(long version) {
+    /** The live-clock sequence of the live version, or {@code null} (see the field). */
+    public Long liveSequence() {
+        return liveSequence;
+    }
+
+    /**
+     * Makes {@code version} live as live-clock change {@code sequence}; the caller has checked that it
+     * built successfully and took the sequence from the clock in this transaction.
+     */
+    public void promote(long version, long sequence) {
         if (version < 1 || version > lastVersion) {
             throw new IllegalArgumentException("no version " + version + " of " + name);
         }
+        if (sequence < 1 || (liveSequence != null && sequence <= liveSequence)) {
+            throw new IllegalArgumentException("live-clock sequences only grow: " + sequence + " after " + liveSequence);
+        }
         this.liveVersion = version;
+        this.liveSequence = sequence;
+    }
+
+    /** Gives a live version promoted before the live clock existed its sequence (once). */
+    public void assignLiveSequence(long sequence) {
+        if (liveVersion == null || liveSequence != null) {
+            throw new IllegalStateException(name + " has no live version without a sequence");
+        }
+        this.liveSequence = sequence;
     }
 
     /** An app (sign-in) or a public site; never public unless set so. */

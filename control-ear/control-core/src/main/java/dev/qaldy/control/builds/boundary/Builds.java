@@ -4,17 +4,24 @@ import dev.qaldy.contract.session.Session;
 import dev.qaldy.control.apps.control.AppGuard;
 import dev.qaldy.control.apps.entity.App;
 import dev.qaldy.control.audit.entity.Audited;
+import dev.qaldy.control.apps.entity.AppName;
+import dev.qaldy.control.builds.control.LiveRecordSigner;
+import dev.qaldy.control.builds.control.NoLiveVersion;
 import dev.qaldy.control.builds.control.UploadSpool.Spooled;
 import dev.qaldy.control.builds.entity.Build;
 import dev.qaldy.control.builds.entity.BuildQueued;
 import dev.qaldy.control.builds.entity.BuildStatus;
 import dev.qaldy.control.builds.entity.BundleBytes;
+import dev.qaldy.control.builds.entity.LiveBuild;
+import dev.qaldy.control.builds.entity.LiveClock;
 import dev.qaldy.control.platform.control.Conflict;
 import dev.qaldy.control.platform.control.NotFound;
+import dev.qaldy.control.platform.control.SequenceRows;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
@@ -39,6 +46,12 @@ public class Builds {
 
     @Inject
     Event<BuildQueued> queued;
+
+    @Inject
+    SequenceRows sequences;
+
+    @Inject
+    LiveRecordSigner signer;
 
     /** Checks, before any byte of an upload is read, that {@code me} may upload to the app. */
     public void checkUploader(Session me, String appName) {
@@ -73,7 +86,8 @@ public class Builds {
     }
 
     /**
-     * Makes a succeeded version live (owner only).
+     * Makes a succeeded version live (owner only), a newer or an older one (a rollback), as the next
+     * change of the live clock: the runtime hosts refuse a signed live record older than one they saw.
      *
      * @throws Conflict when that version did not build successfully
      */
@@ -84,22 +98,47 @@ public class Builds {
             throw new Conflict("version " + version + " of " + appName + " is " + build.status().label()
                     + "; only a succeeded build can go live");
         }
-        app.promote(version);
+        app.promote(version, sequences.next(LiveClock.class));
         audit.fire(new Audited(me.email(), Audited.PROMOTE, app.id(), app.name(), "version " + version));
         return build;
     }
 
     /**
-     * The live build of an app, for the runtime host.
+     * The live build of an app with its signed live record, for the runtime host. A live version
+     * promoted before the live clock existed is given the clock's next sequence here, once.
      *
-     * @throws NotFound when there is no such app or nothing is live
+     * @throws NoLiveVersion when there is no such app or nothing is live, with a tombstone signed at
+     *         the live clock's last sequence (a version promoted later has a higher one)
+     * @throws NotFound when the name is no app name at all (nothing signed for it)
      */
-    public Build live(String appName) {
-        App app = guard.existing(appName);
-        if (app.liveVersion() == null) {
-            throw new NotFound("app " + appName + " has no live version");
+    public LiveBuild live(String appName) {
+        App app = guard.byName(appName).orElse(null);
+        if (app == null || app.liveVersion() == null) {
+            if (!AppName.isWellFormed(appName)) {
+                throw new NotFound("there is no app named like that");
+            }
+            // The clock first, then the app again: a promote committed before the clock was read is seen,
+            // and one committed after has a higher sequence than this tombstone.
+            long liveClock = sequences.last(LiveClock.class);
+            if (app != null) {
+                em.refresh(app);
+            } else {
+                app = guard.byName(appName).orElse(null);
+            }
+            if (app == null || app.liveVersion() == null) {
+                throw new NoLiveVersion(app == null ? "there is no app named " + appName : "app " + appName + " has no live version",
+                        signer.tombstone(appName, liveClock));
+            }
         }
-        return byVersion(app, app.liveVersion());
+        if (app.liveSequence() == null) {
+            // Locked and read again first (app row, then clock, as promote does): a promote in between wins.
+            em.refresh(app, LockModeType.PESSIMISTIC_WRITE);
+            if (app.liveSequence() == null) {
+                app.assignLiveSequence(sequences.next(LiveClock.class));
+            }
+        }
+        Build build = byVersion(app, app.liveVersion());
+        return new LiveBuild(build, signer.live(build, app.liveSequence()));
     }
 
     /**

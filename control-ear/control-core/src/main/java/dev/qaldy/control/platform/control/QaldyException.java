@@ -1,5 +1,7 @@
 package dev.qaldy.control.platform.control;
 
+import java.util.Map;
+
 /**
  * Root of the control plane's business exceptions: each one knows its HTTP status, a stable
  * problem type and a title; its message is the problem's {@code detail} and is shown to the user,
@@ -26,6 +28,14 @@ public abstract class QaldyException extends RuntimeException {
 
     /** A short, fixed, human-readable summary of the problem type. */
     public abstract String title();
+
+    /**
+     * Extension members of the problem body (RFC 9457 section 3.2), e.g. a signed tombstone; none by
+     * default. Values are shown to the caller like the detail.
+     */
+    public Map<String, String> members() {
+        return Map.of();
+    }
 
     /** The problem type URI (RFC 9457 {@code type}). */
     public String type() {

@@ -19,9 +19,23 @@ class BuildTest {
     void versions_count_up_and_are_never_reused() {
         assertThat(app.nextBuildVersion()).isEqualTo(1);
         assertThat(app.nextBuildVersion()).isEqualTo(2);
-        assertThatThrownBy(() -> app.promote(3)).isInstanceOf(IllegalArgumentException.class);
-        app.promote(2);
+        assertThatThrownBy(() -> app.promote(3, 1)).isInstanceOf(IllegalArgumentException.class);
+        app.promote(2, 5);
         assertThat(app.liveVersion()).isEqualTo(2);
+        assertThat(app.liveSequence()).isEqualTo(5);
+    }
+
+    @Test
+    void the_live_sequence_only_grows_a_rollback_included() {
+        app.nextBuildVersion();
+        app.nextBuildVersion();
+        app.promote(2, 5);
+        assertThatThrownBy(() -> app.promote(1, 5)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> app.promote(1, 4)).isInstanceOf(IllegalArgumentException.class);
+        app.promote(1, 6);
+        assertThat(app.liveVersion()).isEqualTo(1);
+        assertThat(app.liveSequence()).isEqualTo(6);
+        assertThatThrownBy(() -> app.assignLiveSequence(9)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
