@@ -65,8 +65,8 @@ import java.util.logging.Logger;
  * use an IP address) and, with the service token, its metrics reach the rest of the chain. The
  * control plane's sharing and sign-out pushes and the cap-state calls are answered only on the
  * internal listener, for any Host, before routing ({@link ListenerRoute}; issue 16): on the public
- * listener their paths are unknown paths (404); a signed-out session ({@link SignedOutSessions}) is no session at step 3, and until the sign-outs
- * made before the gate started are loaded a session alone lets no one in (503). Each request
+ * listener their paths are unknown paths (404). A signed-out session ({@link SignedOutSessions}) is
+ * no session at step 3, and until the sign-outs made before the gate started are loaded a session alone lets no one in (503). Each request
  * counts the calls to the control plane it waited on ({@link UpstreamHealth.Ledger}), which the
  * answer names in {@code Server-Timing}. While the gate's view of the control plane says failing,
  * signing in is paused: a browser without a session on an app, and a sign-in to the console, get the
