@@ -42,6 +42,8 @@ public final class Cell implements AutoCloseable {
     static final String NO_STATUS = "QALDY_NO_STATUS";
     /** The value of {@link #NO_STATUS} in a test's environment that keeps the status page in its cell. */
     static final String WITH_STATUS_PAGE = "0";
+    /** What names a gate's internal listener's port beside its own: "gate-internal" ({@code QALDY_PORT_GATE_INTERNAL}). */
+    static final String INTERNAL = "-internal";
 
     private final List<String> components = new ArrayList<>(COMPONENTS);
     private final Path root;
@@ -72,6 +74,9 @@ public final class Cell implements AutoCloseable {
         }
         for (String c : components) {
             ports.put(c, freePort());
+            if (c.startsWith("gate")) {
+                ports.put(c + INTERNAL, freePort()); // its internal listener (issue 16)
+            }
         }
         env.put("QALDY_VAR", var.toString());
         // Payara Micro, H2 and Micro's unpacked runtime, shared by every cell of the build (the pom
@@ -87,7 +92,7 @@ public final class Cell implements AutoCloseable {
         // The status page watches from outside and serves nothing: a cell is started without it
         // (one JVM less, and up waits for it last) unless a test looks at it (NO_STATUS = WITH_STATUS_PAGE).
         env.put(NO_STATUS, "1");
-        ports.forEach((c, p) -> env.put("QALDY_PORT_" + c.toUpperCase(), Integer.toString(p)));
+        ports.forEach((c, p) -> env.put("QALDY_PORT_" + c.toUpperCase().replace('-', '_'), Integer.toString(p)));
         env.putAll(extraEnv);
         // The gate's C2 compiler pays off under sustained load (bench/), not in a test: every
         // component of a test cell runs C1 only, which starts it with less CPU.
@@ -222,6 +227,7 @@ public final class Cell implements AutoCloseable {
         }
     }
 
+    /** A component's port, or a gate's internal listener's ("gate-internal", "gate2-internal"). */
     public int port(String component) {
         return ports.get(component);
     }
@@ -252,6 +258,15 @@ public final class Cell implements AutoCloseable {
     /** A request to the gate for {@code host}; connects to 127.0.0.1 and sends the Host header. */
     public HttpRequest.Builder request(String host, String pathAndQuery) {
         return request("gate", host, pathAndQuery);
+    }
+
+    /**
+     * A request to one gate's internal listener ("gate" or "gate2"), where the control plane calls it
+     * (issue 16: {@code /.qaldy/internal/…} is served there only); connects to 127.0.0.1.
+     */
+    public HttpRequest.Builder internalRequest(String gate, String pathAndQuery) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(gate + INTERNAL) + pathAndQuery))
+                .timeout(Duration.ofSeconds(30));
     }
 
     /** A request to one gate ("gate" or "gate2") for {@code host}. */

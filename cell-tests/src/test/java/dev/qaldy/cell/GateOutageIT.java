@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.qaldy.contract.keys.CellKeys;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -31,6 +32,9 @@ class GateOutageIT {
     static final Duration MEMORY = Duration.ofSeconds(40);
     /** What a newcomer reads while signing in cannot work (issue 20). */
     static final String PAUSED = "Signing in is paused for a moment. If you already use this app, it keeps working.";
+    /** The gate's endpoints for the control plane: on its internal listener only (issue 16). */
+    static final List<String> INTERNAL_PATHS = List.of("/.qaldy/internal/sharing-versions",
+            "/.qaldy/internal/signed-out-sessions", "/.qaldy/internal/cap-states");
     static Cell cell;
     static Person owner;
     static Person viewer;
@@ -59,6 +63,51 @@ class GateOutageIT {
     static void stopCell() {
         if (cell != null) {
             cell.close();
+        }
+    }
+
+    /**
+     * Issue 16 item 2: the gate's internal endpoints are off its public port. There each of them is an
+     * unknown path, the gate's 404 page, with the control plane's credential or without, on every
+     * Host, on both gates; on each gate's internal listener the same calls are served.
+     */
+    @Test
+    @Order(0)
+    void the_gates_internal_paths_are_unknown_on_its_public_port_and_served_on_its_internal_listener() throws Exception {
+        String fromControl = cell.credential("control-to-gate");
+        String signOut = "{\"tokenId\":\"outage-it-probe\",\"expiresAt\":" + Instant.now().plusSeconds(600).toEpochMilli() + "}";
+        for (String gate : List.of("gate", "gate2")) {
+            for (String path : INTERNAL_PATHS) {
+                for (String host : List.of(cell.publicHost(), cell.appHost("memo"), "127.0.0.1:" + cell.port(gate), "evil.example")) {
+                    for (String token : new String[] {null, fromControl, "wrong"}) {
+                        for (String method : List.of("GET", "POST")) {
+                            HttpRequest.Builder request = cell.request(gate, host, path).header("Accept", "text/html")
+                                    .header("Content-Type", "application/json")
+                                    .method(method, "POST".equals(method) ? HttpRequest.BodyPublishers.ofString(signOut)
+                                            : HttpRequest.BodyPublishers.noBody());
+                            if (token != null) {
+                                request.header("X-Qaldy-Service-Token", token);
+                            }
+                            HttpResponse<String> answer = cell.send(request.build());
+                            String what = method + " " + path + " on " + gate + "'s public port, Host " + host
+                                    + (token == null ? ", no token" : token.equals(fromControl) ? ", the control plane's token" : ", a wrong token");
+                            assertThat(answer.statusCode()).as(what).isEqualTo(404);
+                            assertThat(answer.body()).as(what + ": the gate's page").contains("Page not found");
+                        }
+                    }
+                }
+            }
+            HttpResponse<String> held = cell.send(cell.internalRequest(gate, "/.qaldy/internal/cap-states")
+                    .header("X-Qaldy-Service-Token", fromControl).GET().build());
+            assertThat(held.statusCode()).as(gate + "'s internal listener: the cap states it holds").isEqualTo(200);
+            assertThat(held.body()).contains("\"accounts\"");
+            HttpResponse<String> pushed = cell.send(cell.internalRequest(gate, "/.qaldy/internal/signed-out-sessions")
+                    .header("X-Qaldy-Service-Token", fromControl).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(signOut)).build());
+            assertThat(pushed.statusCode()).as(gate + "'s internal listener: a sign-out push").isEqualTo(204);
+            assertThat(cell.send(cell.internalRequest(gate, "/.qaldy/internal/signed-out-sessions")
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(signOut)).build())
+                    .statusCode()).as("still only with the control plane's credential").isEqualTo(401);
         }
     }
 
@@ -187,7 +236,13 @@ class GateOutageIT {
         awaitAsked(viewer, "gate2", "memo");
         awaitAsked(owner, "gate2", "memo");
 
+        long controlLogFrom = Files.size(cell.var().resolve("log/control.log"));
         assertThat(owner.api("DELETE", "/apps/memo/shares/viewer@example.com", null).statusCode()).isEqualTo(204);
+        byte[] log = Files.readAllBytes(cell.var().resolve("log/control.log"));
+        int from = (int) Math.min(controlLogFrom, log.length);
+        String controlLog = new String(log, from, log.length - from, java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(controlLog).as("the push reached both gates' internal listeners (issue 16)")
+                .doesNotContain("to the push of").doesNotContain("cannot push");
         assertThat(cell.send(viewer.browserRequest("gate", "memo", "/").GET().build()).statusCode())
                 .as("the API's deny replaces the copy").isEqualTo(403);
         cell.qaldy("stop", "control", "--kill");

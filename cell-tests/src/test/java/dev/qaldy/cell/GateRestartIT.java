@@ -256,7 +256,7 @@ class GateRestartIT {
 
     /** What the gate holds of the cap, as its service view shows it. */
     private static String held() throws Exception {
-        HttpResponse<String> view = cell.send(cell.request("127.0.0.1:" + cell.port("gate"), "/.qaldy/internal/cap-states")
+        HttpResponse<String> view = cell.send(cell.internalRequest("gate", "/.qaldy/internal/cap-states")
                 .header("X-Qaldy-Service-Token", serviceToken).GET().build());
         assertThat(view.statusCode()).isEqualTo(200);
         return view.body();

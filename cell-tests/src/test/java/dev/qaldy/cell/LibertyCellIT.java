@@ -79,7 +79,7 @@ class LibertyCellIT {
 
     @Test
     @Order(3)
-    void a_bad_host_port_gets_a_4xx_and_the_owners_shield_settings_reach_a_liberty_gate() throws Exception {
+    void a_bad_host_port_gets_a_4xx_the_internal_paths_a_404_and_the_owners_shield_settings_reach_a_liberty_gate() throws Exception {
         int port = cell.port("gate");
         for (String host : List.of("guestbook.localhost:" + port + "@evil.example", "guestbook.localhost:" + port + ":1",
                 "guestbook.localhost:abc")) {
@@ -87,6 +87,17 @@ class LibertyCellIT {
                     + "\r\nUser-Agent: qaldy-cell-test\r\nAccept: text/html\r\nConnection: close\r\n\r\n");
             assertThat(reply).as(host).startsWith("HTTP/1.1 4").doesNotContain("Guestbook");
         }
+
+        // Issue 16: the control plane's calls to the gate on its internal endpoint only; the public one 404s them.
+        String fromControl = cell.credential("control-to-gate");
+        for (String path : GateOutageIT.INTERNAL_PATHS) {
+            HttpResponse<String> outside = cell.send(cell.request(cell.publicHost(), path).header("Accept", "text/html")
+                    .header("X-Qaldy-Service-Token", fromControl).GET().build());
+            assertThat(outside.statusCode()).as(path + " on the public port").isEqualTo(404);
+            assertThat(outside.body()).contains("Page not found");
+        }
+        assertThat(cell.send(cell.internalRequest("gate", "/.qaldy/internal/cap-states")
+                .header("X-Qaldy-Service-Token", fromControl).GET().build()).statusCode()).as("on the internal endpoint").isEqualTo(200);
 
         HttpResponse<String> set = owner.api("PUT", "/apps/guestbook/shield", "{\"blockedUserAgents\":[\"(?i)liberty-bot\"]}");
         assertThat(set.statusCode()).as(set.body()).isEqualTo(200);

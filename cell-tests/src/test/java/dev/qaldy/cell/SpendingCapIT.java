@@ -196,7 +196,7 @@ class SpendingCapIT {
             assertThat(still.headers().firstValue("X-Qaldy-Cap")).hasValue("asleep");
         }
         assertThat(push(current).body()).contains("already-held");
-        assertThat(cell.send(cell.request("127.0.0.1:" + cell.port("gate"), "/.qaldy/internal/cap-states")
+        assertThat(cell.send(cell.internalRequest("gate", "/.qaldy/internal/cap-states")
                 .POST(HttpRequest.BodyPublishers.ofString(forged)).build()).statusCode()).as("no service token").isEqualTo(401);
     }
 
@@ -271,7 +271,7 @@ class SpendingCapIT {
 
     /** The owner's account as the gate holds it. */
     static JsonObject gateView() throws Exception {
-        HttpResponse<String> view = cell.send(cell.request("127.0.0.1:" + cell.port("gate"), "/.qaldy/internal/cap-states")
+        HttpResponse<String> view = cell.send(cell.internalRequest("gate", "/.qaldy/internal/cap-states")
                 .header("X-Qaldy-Service-Token", serviceToken).GET().build());
         assertThat(view.statusCode()).as(view.body()).isEqualTo(200);
         return Person.json(view.body()).getJsonArray("accounts").getValuesAs(JsonObject.class).stream()
@@ -297,7 +297,7 @@ class SpendingCapIT {
     }
 
     static HttpResponse<String> push(String jws) throws Exception {
-        return cell.send(cell.request("127.0.0.1:" + cell.port("gate"), "/.qaldy/internal/cap-states")
+        return cell.send(cell.internalRequest("gate", "/.qaldy/internal/cap-states")
                 .header("X-Qaldy-Service-Token", serviceToken).POST(HttpRequest.BodyPublishers.ofString(jws)).build());
     }
 

@@ -18,7 +18,7 @@ import java.io.InputStream;
 import java.util.logging.Logger;
 
 /**
- * {@code POST /.qaldy/internal/sharing-versions} on any Host, with the service token: the control
+ * {@code POST /.qaldy/internal/sharing-versions} on the internal listener (any Host), with the service token: the control
  * plane tells this gate, before it answers a share, revoke or delete, that an app's sharing
  * changed. Body {@code {"app":"A","sharingVersion":N,"sequence":S}} ({@code sequence}, the change's
  * place in the sharing-changes feed, is optional and only logged: the gate's cursor moves by its

@@ -25,7 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * {@code /.qaldy/internal/cap-states} on any Host, for the cell's services only (service token):
+ * {@code /.qaldy/internal/cap-states} on the internal listener (any Host), for the cell's services only (service token):
  * {@code GET} shows what this gate holds per account (sequence, period, cap, spent, usage counted
  * here and not billed yet, asleep); {@code POST} with a cap state JWS as the body offers it to
  * the gate like a fetched one: 200 {@code {"result":"accepted"|"already-held","sequence":N}}, or

@@ -31,21 +31,29 @@ public class GateConfig {
     @ConfigProperty(name = "qaldy.runtime.url", defaultValue = "http://127.0.0.1:8082")
     String runtimeUrl;
 
+    /** The internal listener's port (issue 16): the control plane's calls to this gate are served there only. */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.internal-port", defaultValue = "8083")
+    String internalPortValue;
+
     @Inject
     Logger log;
 
     private URI publicOrigin;
     private URI control;
     private URI runtime;
+    private int internalPort;
 
     @PostConstruct
     void check() {
         publicOrigin = origin("qaldy.public-url", publicUrl);
         control = origin("qaldy.control.url", controlUrl);
         runtime = origin("qaldy.runtime.url", runtimeUrl);
+        internalPort = port("qaldy.gate.internal-port", internalPortValue);
         log.log(java.util.logging.Level.INFO,
-                "gate: console and API at {0}, apps at <app>.{1}, control plane {2}, runtime host {3}",
-                new Object[] {publicOrigin, baseDomain(), control, runtime});
+                "gate: console and API at {0}, apps at <app>.{1}, control plane {2}, runtime host {3}; the control plane''s"
+                        + " calls to this gate on the internal listener''s port {4,number,#} only",
+                new Object[] {publicOrigin, baseDomain(), control, runtime, internalPort});
     }
 
     /** The public origin, e.g. {@code http://localhost:8080} (no trailing slash). */
@@ -76,6 +84,27 @@ public class GateConfig {
     /** The runtime host's base URL (no trailing slash). */
     public URI runtimeUrl() {
         return runtime;
+    }
+
+    /**
+     * The port of the internal listener (bound to the cell's internal address by {@code bin/qaldy}):
+     * a request whose local port is this one came in there.
+     */
+    public int internalPort() {
+        return internalPort;
+    }
+
+    /** Parses a TCP port, 1–65535; anything else stops the gate at start. */
+    static int port(String property, String value) {
+        try {
+            int port = Integer.parseInt(value == null ? "" : value.trim());
+            if (port >= 1 && port <= 65_535) {
+                return port;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalStateException(property + " must be a TCP port, 1 to 65535: " + value);
     }
 
     /** Parses an http(s) origin, dropping a trailing slash; a bad value stops the gate at start. */

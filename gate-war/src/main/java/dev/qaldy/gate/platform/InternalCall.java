@@ -15,7 +15,8 @@ import java.util.logging.Logger;
 
 /**
  * The common part of the gate's internal endpoints that the control plane calls by address, on
- * any Host ({@code /.qaldy/internal/…}): POST only, the control-to-gate credential in
+ * the gate's internal listener only, any Host ({@code /.qaldy/internal/…};
+ * {@link dev.qaldy.gate.routing.ListenerRoute}): POST only, the control-to-gate credential in
  * {@code X-Qaldy-Service-Token} required, a small JSON object as the body.
  */
 public final class InternalCall {

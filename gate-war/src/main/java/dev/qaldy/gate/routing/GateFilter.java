@@ -63,9 +63,10 @@ import java.util.logging.Logger;
  * {@code X-Qaldy-Access}. The shield guards an app's whole origin and the public origin's {@code /api/}.
  * Only the console's static files, the server's health endpoints (for any Host, so probes may
  * use an IP address) and, with the service token, its metrics reach the rest of the chain. The
- * control plane's sharing and sign-out pushes are answered for any Host, before routing; a
- * signed-out session ({@link SignedOutSessions}) is no session at step 3, and until the sign-outs
- * made before the gate started are loaded a session alone lets no one in (503). Each request
+ * control plane's sharing and sign-out pushes and the cap-state calls are answered only on the
+ * internal listener, for any Host, before routing ({@link ListenerRoute}; issue 16): on the public
+ * listener their paths are unknown paths (404). A signed-out session ({@link SignedOutSessions}) is
+ * no session at step 3, and until the sign-outs made before the gate started are loaded a session alone lets no one in (503). Each request
  * counts the calls to the control plane it waited on ({@link UpstreamHealth.Ledger}), which the
  * answer names in {@code Server-Timing}. While the gate's view of the control plane says failing,
  * signing in is paused: a browser without a session on an app, and a sign-in to the console, get the
@@ -150,32 +151,13 @@ public class GateFilter extends HttpFilter {
                 Pages.send(req, res, Page.badPath()); // a path the server could not decode (see PayaraHostGuard)
                 return;
             }
-            if (SharingVersionPush.PATH.equals(req.getRequestURI())) {
-                push.receive(req, res); // the control plane calls every gate by address: any Host
-                return;
-            }
-            if (SignedOutSessionPush.PATH.equals(req.getRequestURI())) {
-                signOutPush.receive(req, res); // likewise by address, any Host
-                return;
-            }
-            if (CapEndpoint.PATH.equals(req.getRequestURI())) {
-                capStates.receive(req, res); // the cell's services, by address: any Host
-                return;
-            }
-            HostRoute route = route(req);
-            if (route instanceof HostRoute.App app) {
-                if (shielded(new ShieldTarget.App(app.name()), req, res)) {
-                    appOrigin(app.name(), req, res);
-                }
-            } else if (route instanceof HostRoute.Public) {
-                publicOrigin(req, res, chain);
-            } else if (PublicPath.of(req.getRequestURI()) == PublicPath.HEALTH) {
-                chain.doFilter(req, res); // probes may use an IP; health is local, never forwarded
-            } else if (PublicPath.of(req.getRequestURI()) == PublicPath.METRICS) {
-                metrics(req, res, chain);
-            } else {
-                log.log(Level.FINE, "gate: refused Host {0}: {1}", new Object[] {req.getHeader("Host"), ((HostRoute.Bad) route).reason()});
-                Pages.send(req, res, Page.badHost());
+            switch (ListenerRoute.of(onInternalListener(req), req.getRequestURI())) {
+                case SHARING_PUSH -> push.receive(req, res); // the control plane calls every gate by address: any Host
+                case SIGN_OUT_PUSH -> signOutPush.receive(req, res);
+                case CAP_STATES -> capStates.receive(req, res);
+                case NOT_HERE -> Pages.send(req, res, Page.noRoute(route(req) instanceof HostRoute.App ? "/" : home()));
+                case PUBLIC -> publicListener(route(req), req, res, chain);
+                default -> throw new IllegalStateException("no route for " + req.getRequestURI());
             }
         } catch (IOException e) {
             log.log(Level.FINE, "gate: I/O ended {0} {1}: {2}", new Object[] {req.getMethod(), req.getRequestURI(), e.toString()});
@@ -184,6 +166,33 @@ public class GateFilter extends HttpFilter {
             log.log(Level.SEVERE, "gate: unexpected error on " + req.getMethod() + " " + req.getRequestURI()
                     + ", reference " + reference, e);
             Pages.send(req, res, Page.internalError(reference));
+        }
+    }
+
+    /**
+     * True when {@code req} came in on the internal listener: its local port is
+     * {@code qaldy.gate.internal-port} (that listener is bound to the cell's internal address only).
+     */
+    private boolean onInternalListener(HttpServletRequest req) {
+        return req.getLocalPort() == config.internalPort();
+    }
+
+    /** Steps 1 on, for the public listener's traffic, by the request's {@code route} (its Host). */
+    private void publicListener(HostRoute route, HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
+        if (route instanceof HostRoute.App app) {
+            if (shielded(new ShieldTarget.App(app.name()), req, res)) {
+                appOrigin(app.name(), req, res);
+            }
+        } else if (route instanceof HostRoute.Public) {
+            publicOrigin(req, res, chain);
+        } else if (PublicPath.of(req.getRequestURI()) == PublicPath.HEALTH) {
+            chain.doFilter(req, res); // probes may use an IP; health is local, never forwarded
+        } else if (PublicPath.of(req.getRequestURI()) == PublicPath.METRICS) {
+            metrics(req, res, chain);
+        } else {
+            log.log(Level.FINE, "gate: refused Host {0}: {1}", new Object[] {req.getHeader("Host"), ((HostRoute.Bad) route).reason()});
+            Pages.send(req, res, Page.badHost());
         }
     }
 

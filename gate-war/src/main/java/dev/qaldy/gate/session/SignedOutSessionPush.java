@@ -19,7 +19,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * {@code POST /.qaldy/internal/signed-out-sessions} on any Host, with the service token: the
+ * {@code POST /.qaldy/internal/signed-out-sessions} on the internal listener (any Host), with the service token: the
  * control plane tells this gate, before it answers a sign-out, that a session token was signed
  * out. Body {@code {"tokenId":"…","expiresAt":<epoch ms>}}; answers 204 once the token is refused
  * here ({@link SignedOutSessions}), 401 without the token, 400 for a body it cannot read, 405 for

@@ -96,6 +96,8 @@ class GateIT {
     private static Process micro;
     private static Path log;
     private static int port;
+    /** The internal listener's port (issue 16): the control plane's calls to the gate are served there only. */
+    private static int internalPort;
 
     private static String token(Session session, KeyPair keys) {
         return SessionTokens.sign(session, (ECPrivateKey) keys.getPrivate());
@@ -123,9 +125,16 @@ class GateIT {
         Files.writeString(keys.resolve("metrics-to-gate"), METRICS_TOKEN + "\n");
         fakes = new FakeUpstreams(SERVICE_TOKEN, TO_RUNTIME, ANN_ON_GUESTBOOK, (ECPrivateKey) CELL.getPrivate());
         fakes.start();
-        try (ServerSocket free = new ServerSocket(0)) {
+        try (ServerSocket free = new ServerSocket(0); ServerSocket other = new ServerSocket(0)) {
             port = free.getLocalPort();
+            internalPort = other.getLocalPort();
         }
+        // The internal listener as bin/qaldy makes it (write_gate_listeners): on 127.0.0.1, its own port.
+        Path preboot = dir.resolve("preboot.asadmin");
+        Files.write(preboot, List.of(
+                "create-http-listener --listeneraddress 127.0.0.1 --listenerport " + internalPort
+                        + " --defaultvs server --xpowered false internal-listener",
+                "set configs.config.server-config.network-config.protocols.protocol.internal-listener.http.server-header=false"));
         log = dir.resolve("micro.log");
         deleteTree(dir.resolve("micro")); // a reused root directory redeploys the last WAR while the listener is up
         deleteTree(dir.resolve("cap")); // cap states and counts of an earlier run
@@ -146,6 +155,7 @@ class GateIT {
                 "-Dqaldy.gate.max-connections-per-address=" + MAX_CONNECTIONS_PER_ADDRESS,
                 "-Dqaldy.gate.body-grace-ms=" + BODY_GRACE_MS,
                 "-Dqaldy.gate.body-min-bytes-per-s=100",
+                "-Dqaldy.gate.internal-port=" + internalPort,
                 // The spending cap: kept under target/; no usage reports during the run (the fake
                 // control plane bills nothing, so a report would make the gate forget its counts).
                 "-Dqaldy.gate.cap-dir=" + dir.resolve("cap"),
@@ -160,6 +170,7 @@ class GateIT {
                 "-Dqaldy.gate.shield.app.walled.denied-cidrs=127.0.0.0/8,::1/128",
                 "-jar", System.getProperty("gate.it.microJar"),
                 "--nocluster", "--port", Integer.toString(port), "--rootdir", dir.resolve("micro").toString(),
+                "--prebootcommandfile", preboot.toString(),
                 "--deploy", System.getProperty("gate.it.war")));
         micro = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
@@ -236,7 +247,49 @@ class GateIT {
         return RawHttp.send(port, method, target, all, body, chunked);
     }
 
+    /** As {@link #send}, on the internal listener, where the control plane calls the gate. */
+    private static Reply internal(String method, String host, String target, byte[] body, String... headers) throws IOException {
+        List<String> all = new ArrayList<>();
+        all.add("Host: " + host);
+        all.addAll(List.of(headers));
+        all.add(USER_AGENT);
+        return RawHttp.send(internalPort, method, target, all, body, false);
+    }
+
     // ---- public origin
+
+    /**
+     * Issue 16: the control plane's calls to the gate are served on the internal listener only; on
+     * the public listener their paths are unknown paths (the gate's 404 page), on every Host, with the
+     * control plane's credential or without, and no credential is checked there.
+     */
+    @Test
+    @Order(1)
+    void theControlPlanesCallsAreUnknownPathsOnThePublicListener() throws IOException {
+        String body = "{\"app\":\"memo\",\"sharingVersion\":1}";
+        for (String path : List.of("/.qaldy/internal/sharing-versions", "/.qaldy/internal/signed-out-sessions",
+                "/.qaldy/internal/cap-states", "/.qaldy/internal/", "/.QALDY/internal/cap-states")) {
+            for (String host : List.of(publicHost(), app("memo"), "127.0.0.1:" + port, "evil.com")) {
+                for (String[] token : new String[][] {{}, {"X-Qaldy-Service-Token: " + FROM_CONTROL}, {"X-Qaldy-Service-Token: wrong"}}) {
+                    for (String method : List.of("GET", "POST")) {
+                        List<String> headers = new ArrayList<>(List.of(token));
+                        headers.add("Accept: text/html");
+                        Reply reply = send(method, host, path, "POST".equals(method) ? body.getBytes(java.nio.charset.StandardCharsets.UTF_8) : null,
+                                false, headers.toArray(String[]::new));
+                        assertThat(reply.status()).as("%s %s on %s, %d header(s)", method, path, host, token.length).isEqualTo(404);
+                        assertThat(reply.text()).as("the gate's page").contains("Page not found");
+                    }
+                }
+            }
+        }
+        assertThat(get(publicHost(), "/.qaldy/internal/cap-states", "X-Qaldy-Service-Token: " + FROM_CONTROL).text())
+                .contains("urn:qaldy:problem:no-such-route");
+        Reply held = internal("GET", "127.0.0.1:" + internalPort, "/.qaldy/internal/cap-states", null,
+                "X-Qaldy-Service-Token: " + FROM_CONTROL);
+        assertThat(held.status()).as("the same call on the internal listener").isEqualTo(200);
+        assertThat(internal("GET", publicHost(), "/console/", null).status()).as("nothing else is served there").isEqualTo(404);
+        assertThat(internal("GET", app("memo"), "/", null).status()).isEqualTo(404);
+    }
 
     @Test
     @Order(1)
@@ -441,8 +494,8 @@ class GateIT {
         String body = "{\"tokenId\":\"it-out-1\",\"expiresAt\":" + expires.toEpochMilli() + "}";
         assertThat(signOutPush("evil.com", body).status()).isEqualTo(401);
         assertThat(signOutPush("evil.com", body, "X-Qaldy-Service-Token: wrong").status()).isEqualTo(401);
-        assertThat(get("127.0.0.1:" + port, "/.qaldy/internal/signed-out-sessions", "X-Qaldy-Service-Token: " + FROM_CONTROL)
-                .status()).isEqualTo(405);
+        assertThat(internal("GET", "127.0.0.1:" + internalPort, "/.qaldy/internal/signed-out-sessions", null,
+                "X-Qaldy-Service-Token: " + FROM_CONTROL).status()).isEqualTo(405);
         assertThat(signOutPush("127.0.0.1:" + port, "{\"tokenId\":\"it-out-1\"}", "X-Qaldy-Service-Token: " + FROM_CONTROL)
                 .status()).isEqualTo(400);
         assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + pushed).status()).as("not signed out yet").isEqualTo(200);
@@ -753,8 +806,8 @@ class GateIT {
         for (String other : new String[] {SERVICE_TOKEN, TO_RUNTIME, METRICS_TOKEN}) {
             assertThat(push("127.0.0.1:" + port, body, "X-Qaldy-Service-Token: " + other).status()).as(other).isEqualTo(403);
         }
-        assertThat(get("127.0.0.1:" + port, "/.qaldy/internal/sharing-versions", "X-Qaldy-Service-Token: " + FROM_CONTROL)
-                .status()).isEqualTo(405);
+        assertThat(internal("GET", "127.0.0.1:" + internalPort, "/.qaldy/internal/sharing-versions", null,
+                "X-Qaldy-Service-Token: " + FROM_CONTROL).status()).isEqualTo(405);
         assertThat(push("127.0.0.1:" + port, "{\"app\":\"memo\"}", "X-Qaldy-Service-Token: " + FROM_CONTROL).status())
                 .isEqualTo(400);
         assertThat(get(app("memo"), "/", "Authorization: Bearer " + ANN).status()).as("the copy is still there").isEqualTo(200);
@@ -1134,7 +1187,8 @@ class GateIT {
     }
 
     private static String capView() throws IOException {
-        Reply view = get("127.0.0.1:" + port, "/.qaldy/internal/cap-states", "X-Qaldy-Service-Token: " + FROM_CONTROL);
+        Reply view = internal("GET", "127.0.0.1:" + internalPort, "/.qaldy/internal/cap-states", null,
+                "X-Qaldy-Service-Token: " + FROM_CONTROL);
         assertThat(view.status()).isEqualTo(200);
         return view.text();
     }
@@ -1142,8 +1196,8 @@ class GateIT {
     private static Reply pushCap(String jws, String... headers) throws IOException {
         List<String> all = new ArrayList<>(List.of(headers));
         all.add("Content-Type: application/jose");
-        return send("POST", "127.0.0.1:" + port, "/.qaldy/internal/cap-states",
-                jws.getBytes(java.nio.charset.StandardCharsets.US_ASCII), false, all.toArray(String[]::new));
+        return internal("POST", "127.0.0.1:" + internalPort, "/.qaldy/internal/cap-states",
+                jws.getBytes(java.nio.charset.StandardCharsets.US_ASCII), all.toArray(String[]::new));
     }
 
     /** Waits until the control plane answers through the gate again (its probe may not have found it back yet). */
@@ -1167,14 +1221,14 @@ class GateIT {
     private static Reply push(String host, String body, String... headers) throws IOException {
         List<String> all = new ArrayList<>(List.of(headers));
         all.add("Content-Type: application/json");
-        return send("POST", host, "/.qaldy/internal/sharing-versions", body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                false, all.toArray(String[]::new));
+        return internal("POST", host, "/.qaldy/internal/sharing-versions", body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                all.toArray(String[]::new));
     }
 
     private static Reply signOutPush(String host, String body, String... headers) throws IOException {
         List<String> all = new ArrayList<>(List.of(headers));
         all.add("Content-Type: application/json");
-        return send("POST", host, "/.qaldy/internal/signed-out-sessions", body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                false, all.toArray(String[]::new));
+        return internal("POST", host, "/.qaldy/internal/signed-out-sessions", body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                all.toArray(String[]::new));
     }
 }

@@ -38,7 +38,7 @@ class StatusSettingsTest {
         try (InputStream in = getClass().getResourceAsStream("/META-INF/microprofile-config.properties")) {
             file.load(in);
         }
-        assertThat(file.getProperty("qaldy.status.cells")).isEqualTo("local=gate:${qaldy.control.gate-urls:http://127.0.0.1:8080},"
+        assertThat(file.getProperty("qaldy.status.cells")).isEqualTo("local=gate:${qaldy.public-url:http://localhost:8080},"
                 + "control:${qaldy.control.url:http://127.0.0.1:8081},runtime:${qaldy.runtime.url:http://127.0.0.1:8082}");
         assertThat(file.getProperty("qaldy.status.data-dir")).isEqualTo("${qaldy.var:var}/status");
         assertThat(file.getProperty("qaldy.status.probe-interval")).isEqualTo("PT5S");

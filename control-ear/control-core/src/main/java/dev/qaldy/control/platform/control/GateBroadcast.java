@@ -20,8 +20,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * Sends one JSON message to every gate of the cell, in parallel, and returns once each gate has
  * answered or timed out: the control plane's pushes (sharing changes, sign-outs) go through it
- * before the API answers the change. The gates are {@code qaldy.control.gate-urls} (comma list;
- * {@code bin/qaldy} passes it); each request carries the service token in
+ * before the API answers the change. The gates are {@code qaldy.control.gate-urls} (comma list of
+ * each gate's internal listener, the only one that serves the pushes; {@code bin/qaldy} passes it); each request carries the service token in
  * {@code X-Qaldy-Service-Token} and gets {@code qaldy.control.gate-push-timeout} (default 2 s).
  * A gate that cannot be reached or does not answer 204 is logged, never an error of the change:
  * the change is committed already; {@link #post} tells the caller how each gate answered.
@@ -30,7 +30,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class GateBroadcast {
 
     @Inject
-    @ConfigProperty(name = "qaldy.control.gate-urls", defaultValue = "http://127.0.0.1:8080")
+    @ConfigProperty(name = "qaldy.control.gate-urls", defaultValue = "http://127.0.0.1:8083")
     List<String> gates;
 
     @Inject

@@ -22,7 +22,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class GateCursors {
 
     @Inject
-    @ConfigProperty(name = "qaldy.control.gate-urls", defaultValue = "http://127.0.0.1:8080")
+    @ConfigProperty(name = "qaldy.control.gate-urls", defaultValue = "http://127.0.0.1:8083")
     List<String> gates;
 
     @Inject
