@@ -248,8 +248,15 @@ class ControlPlaneIT {
         JsonObject build = awaitBuild(ana, app, 1, "succeeded");
         String sha = build.getString("sha256");
         assertThat(sha).matches("[0-9a-f]{64}");
-        assertThat(build.getJsonArray("log").getValuesAs(JsonString::getString)).anyMatch(l -> l.contains("sealed version 1"));
+        assertThat(build.getJsonArray("log").getValuesAs(JsonString::getString)).anyMatch(l -> l.contains("sealed version 1"))
+                .as("the builder's steps, in order").extracting(l -> l.split("[: ]")[0])
+                .containsSubsequence("archive", "manifest", "bundle", "sealed", "jobs", "live");
         assertThat(Instant.parse(build.getString("createdAt"))).isBefore(Instant.now().plusSeconds(1));
+        assertThat(build.getJsonArray("jobs")).as("the guestbook registers no job").isEmpty();
+        // issue 20, first deploy: the first build goes live by itself
+        assertThat(api.get("api/v1/apps/" + app, ana.token()).json().getInt("liveVersion")).isEqualTo(1);
+        assertThat(build.getJsonArray("log").getValuesAs(JsonString::getString))
+                .contains("live: version 1 is the app's first build, so it went live by itself; later builds wait for Promote");
 
         Reply promoted = api.put("api/v1/apps/" + app + "/live", json("version", 1), ana.token());
         assertThat(promoted.status()).as(promoted.toString()).isEqualTo(200);
@@ -281,12 +288,29 @@ class ControlPlaneIT {
 
         Reply again = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
         assertThat(again.json().getInt("version")).isEqualTo(2);
-        assertThat(awaitBuild(ana, app, 2, "succeeded").getString("sha256")).as("same source, same bundle").isEqualTo(sha);
+        JsonObject second = awaitBuild(ana, app, 2, "succeeded");
+        assertThat(second.getString("sha256")).as("same source, same bundle").isEqualTo(sha);
+        assertThat(second.getJsonArray("log").getValuesAs(JsonString::getString)).noneMatch(l -> l.startsWith("live:"));
+        assertThat(api.get("api/v1/apps/" + app, ana.token()).json().getInt("liveVersion")).as("a later build waits for Promote").isEqualTo(1);
         assertThat(api.get("api/v1/apps/" + app + "/builds", ana.token()).array())
                 .extracting(v -> v.asJsonObject().getInt("version")).containsExactly(2, 1);
         assertProblem(api.put("api/v1/apps/" + app + "/live", json("version", 9), ana.token()), 404, "no version 9");
         assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/versions/9/bundle", null, TestCell.runtimeToken()), 404, "no version 9");
         assertThat(TestCell.spooledUploads()).isZero();
+    }
+
+    @Test
+    void an_archive_whose_qaldy_json_names_another_app_is_refused_at_upload_saying_what_to_change() throws Exception {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        Reply refused = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook("guestbook")), ana.token());
+        assertProblem(refused, 400, "This archive's qaldy.json names the app \"guestbook\", not \"" + app + "\". Set \"name\" to \""
+                + app + "\" in qaldy.json and upload it again, or upload it to the app \"guestbook\".");
+        assertThat(api.get("api/v1/apps/" + app + "/builds", ana.token()).array()).as("nothing was queued").isEmpty();
+        Reply right = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        assertThat(right.status()).as(right.toString()).isEqualTo(202);
+        assertThat(right.json().getInt("version")).as("the refused upload took no version").isEqualTo(1);
+        awaitBuild(ana, app, 1, "succeeded");
     }
 
     @Test
