@@ -304,7 +304,7 @@ class PublishAndOpenIT {
      * a later one waits for Promote, an archive made for another app is refused saying what to
      * change, and the build log lists the builder's steps; the job of a schedule or webhook is chosen
      * from the live version's jobs (a sentence when it registers none); the webhook secret has a copy
-     * button; sharing with an email that has no account says what happens; money is in dollars.
+     * button, and a test delivery the control plane signs runs the job and shows in the hook's deliveries; sharing with an email that has no account says what happens; money is in dollars.
      */
     @Test
     void a_new_owner_deploys_and_sets_up_an_app_through_the_tabs_of_its_page() throws Exception {
@@ -422,6 +422,16 @@ class PublishAndOpenIT {
             assertThat(driver.findElement(By.id("hook-secret-copy-msg")).getText()).isIn(
                     "Copied the secret. Paste it where the sender keeps its secrets.",
                     "The browser did not let the console copy it; the secret is selected, so press Ctrl+C (⌘C on a Mac).");
+            // The control plane sends the hook a signed test event; it runs the job and shows in the deliveries.
+            driver.findElement(By.cssSelector("[data-test-hook='ci']")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-test-msg='ci']"), "Sent"));
+            assertThat(driver.findElement(By.cssSelector("[data-test-msg='ci']")).getText())
+                    .isEqualTo("Sent a test delivery to “ci”, signed with its secret: it runs digest and shows below.");
+            WebElement delivery = new WebDriverWait(driver, Duration.ofSeconds(60)).until(ExpectedConditions.visibilityOfElementLocated(
+                    By.cssSelector("[data-deliveries='ci'] [data-test='true']")));
+            assertThat(delivery.getText()).contains("Test delivery").containsPattern("run \\d+");
+            new WebDriverWait(driver, Duration.ofSeconds(60)).until(ExpectedConditions.textMatches(
+                    By.cssSelector("[data-deliveries='ci'] [data-test='true']"), java.util.regex.Pattern.compile("run \\d+ succeeded$")));
             browser.screenshot(shots.resolve("app-tab-webhooks.png"));
 
             // Access: sharing with an email that has no account says what happens.

@@ -324,6 +324,69 @@ export function hooksSection(ctx, name, liveVersion) {
   });
 
   function hookItem(hk) {
+    const hookPath = `${base}/hooks/${seg(hk.name)}`;
+    const deliveries = h('ul', { class: 'delivery-list', 'data-deliveries': String(hk.name) });
+    const deliveriesState = h('div', {});
+    const testLine = messageLine(null);
+    testLine.dataset.testMsg = String(hk.name);
+    const test = h('button', { type: 'button', class: 'small', 'data-change': true, 'data-test-hook': String(hk.name),
+      'aria-label': `Send a test delivery to the webhook ${hk.name}` }, 'Send a test delivery');
+
+    const deliveryItem = (d) => h('li', { class: 'delivery-item', 'data-delivery': String(d.deliveryId), 'data-test': d.test ? 'true' : 'false' },
+      timeElement(d.receivedAt), ' · ', d.test ? h('strong', {}, 'Test delivery') : 'Delivery',
+      ` · ${d.bodyBytes} bytes · `,
+      d.runId == null ? 'no run' : `run ${d.runId}${d.runState ? ` ${d.runState}` : ''}`);
+
+    async function loadDeliveries() {
+      let items;
+      try {
+        items = await api('GET', `${hookPath}/deliveries?limit=10`, undefined, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        if (error.notAnswering) {
+          replace(deliveriesState, waitingNote(LIST_WAITS, null));
+          whenBack(loadDeliveries, ctx.signal);
+          return;
+        }
+        replace(deliveriesState, h('p', { class: 'msg error', role: 'alert' }, `Could not load the deliveries. ${error.message}`));
+        return;
+      }
+      if (ctx.signal.aborted) return;
+      const list = Array.isArray(items) ? items : [];
+      replace(deliveries, list.map(deliveryItem));
+      replace(deliveriesState, list.length ? [] : h('p', { class: 'empty' }, 'No deliveries yet. Send a test delivery to see one arrive.'));
+    }
+
+    // A delivery's run finishes a moment after it is recorded: look again a few times, then stop.
+    let refreshes = 0;
+    let refreshTimer = null;
+    const refreshSoon = () => {
+      clearTimeout(refreshTimer);
+      refreshes = 0;
+      const again = async () => {
+        if (ctx.signal.aborted) return;
+        await loadDeliveries();
+        refreshes += 1;
+        const pending = [...deliveries.querySelectorAll('[data-delivery]')].some((li) => /run \d+ (queued|running|waiting-for-cap)$/.test(li.textContent));
+        if (pending && refreshes < 40) refreshTimer = setTimeout(again, 1500); // a minute at most
+      };
+      again();
+    };
+    ctx.signal.addEventListener('abort', () => clearTimeout(refreshTimer));
+
+    test.addEventListener('click', () => whileBusy(test, 'Sending…', async () => {
+      say(testLine, 'info', '');
+      try {
+        await api('POST', `${hookPath}/test`, undefined, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        say(testLine, 'error', `Could not send a test delivery. ${explain(error)}`);
+        return;
+      }
+      say(testLine, 'success', `Sent a test delivery to “${hk.name}”, signed with its secret: it runs ${hk.job} and shows below.`);
+      refreshSoon();
+    }));
+
     const remove = h('button', { type: 'button', class: 'small danger-quiet', 'data-change': true, 'data-hook': String(hk.name),
       'aria-label': `Delete the webhook ${hk.name}` }, 'Delete');
     remove.addEventListener('click', () => whileBusy(remove, 'Deleting…', async () => {
@@ -337,10 +400,14 @@ export function hooksSection(ctx, name, liveVersion) {
       say(line, 'success', `Deleted “${hk.name}”; deliveries to it now get 404.`);
       loadHooks();
     }));
-    return h('li', { class: 'share-item', 'data-hook-name': String(hk.name) },
-      h('span', { class: 'break' }, h('strong', {}, String(hk.name)), ' runs ', h('code', {}, String(hk.job)),
-        h('br'), h('small', {}, h('code', {}, String(hk.url)))),
-      remove);
+    loadDeliveries();
+    return h('li', { class: 'hook-item', 'data-hook-name': String(hk.name) },
+      h('div', { class: 'share-item' },
+        h('span', { class: 'break' }, h('strong', {}, String(hk.name)), ' runs ', h('code', {}, String(hk.job)),
+          h('br'), h('small', {}, h('code', {}, String(hk.url)))),
+        h('span', { class: 'input-row' }, test, remove)),
+      testLine,
+      h('details', { class: 'log-details', open: true }, h('summary', {}, 'Latest deliveries'), deliveriesState, deliveries));
   }
 
   function loadHooks() {
