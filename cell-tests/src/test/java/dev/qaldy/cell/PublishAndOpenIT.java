@@ -304,7 +304,8 @@ class PublishAndOpenIT {
      * a later one waits for Promote, an archive made for another app is refused saying what to
      * change, and the build log lists the builder's steps; the job of a schedule or webhook is chosen
      * from the live version's jobs (a sentence when it registers none); the webhook secret has a copy
-     * button, and a test delivery the control plane signs runs the job and shows in the hook's deliveries; sharing with an email that has no account says what happens; money is in dollars.
+     * button, and a test delivery the control plane signs runs the job and shows in the hook's deliveries; the
+     * plan's limits show beside the shield's fields; sharing with an email that has no account says what happens; money is in dollars.
      */
     @Test
     void a_new_owner_deploys_and_sets_up_an_app_through_the_tabs_of_its_page() throws Exception {
@@ -433,6 +434,18 @@ class PublishAndOpenIT {
             new WebDriverWait(driver, Duration.ofSeconds(60)).until(ExpectedConditions.textMatches(
                     By.cssSelector("[data-deliveries='ci'] [data-test='true']"), java.util.regex.Pattern.compile("run \\d+ succeeded$")));
             browser.screenshot(shots.resolve("app-tab-webhooks.png"));
+
+            // Shield: the plan's limits beside the fields, from the gate.
+            tab(driver, wait, "shield");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("shield-perClientPerMinute-plan"), "plan allows"));
+            assertThat(driver.findElement(By.id("shield-perClientPerMinute-plan")).getText())
+                    .isEqualTo("The free plan allows 600 requests a minute per visitor; set a lower number to limit it further.");
+            assertThat(driver.findElement(By.id("shield-perAppPerMinute-plan")).getText())
+                    .isEqualTo("The free plan allows 6,000 requests a minute for everyone; set a lower number to limit it further.");
+            assertThat(driver.findElement(By.id("shield-perAppPerDay-plan")).getText())
+                    .isEqualTo("The free plan allows 100,000 requests a day; set a lower number to limit it further.");
+            assertThat(driver.findElement(By.id("shield-perAppPerDay")).getDomAttribute("placeholder")).isEqualTo("100000");
+            browser.screenshot(shots.resolve("app-tab-shield.png"));
 
             // Access: sharing with an email that has no account says what happens.
             tab(driver, wait, "access");
