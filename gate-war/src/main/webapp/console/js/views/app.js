@@ -42,8 +42,9 @@ export function tabHash(name, tab) {
   return tab === 'overview' ? `#/apps/${seg(name)}` : `#/apps/${seg(name)}/${tab}`;
 }
 
-/** The app whose page showed last, to keep focus on the tabs when only the tab changes. */
+/** The app whose page showed last, to keep focus on the tabs when only the tab changes; null after another page. */
 let lastShown = null;
+let renders = 0;
 
 /** A build's log as text: the API sends its lines as an array (the builder's steps). */
 function logText(log) {
@@ -81,6 +82,9 @@ export function appView(ctx) {
   const tab = TABS.find((t) => t.id === tabId);
   const sameApp = lastShown === name;
   lastShown = name;
+  const render = ++renders;
+  // The router aborts this page, then renders the next at once: forget the app unless that was another of its tabs.
+  ctx.signal.addEventListener('abort', () => queueMicrotask(() => { if (renders === render) lastShown = null; }));
   ctx.setTitle(tab ? `${tab.label} · ${name}` : name);
 
   const nav = tabNav(name, tab ? tab.id : null);
