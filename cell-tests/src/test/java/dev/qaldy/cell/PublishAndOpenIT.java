@@ -305,7 +305,7 @@ class PublishAndOpenIT {
      * change, and the build log lists the builder's steps; the job of a schedule or webhook is chosen
      * from the live version's jobs (a sentence when it registers none); the webhook secret has a copy
      * button, and a test delivery the control plane signs runs the job and shows in the hook's deliveries; the
-     * plan's limits show beside the shield's fields; sharing with an email that has no account says what happens; money is in dollars.
+     * plan's limits show beside the shield's fields; Settings can make every build go live; sharing with an email that has no account says what happens; money is in dollars.
      */
     @Test
     void a_new_owner_deploys_and_sets_up_an_app_through_the_tabs_of_its_page() throws Exception {
@@ -456,6 +456,25 @@ class PublishAndOpenIT {
                     + " have no Qaldy account yet, it waits for them: once they create one with this email, tabbed is in their apps."
                     + " Qaldy sends no email, so tell them yourself.");
             browser.screenshot(shots.resolve("app-tab-access.png"));
+
+            // Settings: every build may go live by itself.
+            tab(driver, wait, "settings");
+            assertThat(wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("promote-every-status"))).getText())
+                    .isEqualTo("The first build goes live by itself; later builds wait until you promote them on Deploys.");
+            assertThat(driver.findElement(By.id("delete-app")).isDisplayed()).isTrue();
+            driver.findElement(By.id("promote-every-toggle")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("promote-every-msg"), "Saved."));
+            assertThat(driver.findElement(By.id("promote-every-msg")).getText())
+                    .isEqualTo("Saved. Each new build of tabbed goes live as soon as it succeeds.");
+            tab(driver, wait, "deploys");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#build-list [data-version='2']")));
+            driver.findElement(By.id("build-file")).sendKeys(withDigest.toString());
+            driver.findElement(By.id("upload-build")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("builds-msg"), "Version 3 built"));
+            assertThat(driver.findElement(By.id("builds-msg")).getText())
+                    .isEqualTo("Version 3 built and is live: the app’s settings say every build goes live.");
+            assertThat(driver.findElement(By.cssSelector("#build-list [data-version='3'] .badge.live")).getText()).isEqualTo("Live now");
+            browser.screenshot(shots.resolve("app-tab-deploys-every.png"));
 
             // A section the page does not have says so and links to the overview.
             driver.get(console + "#/apps/tabbed/nonsense");

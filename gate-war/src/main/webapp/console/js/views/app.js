@@ -202,7 +202,7 @@ function renderApp(ctx, app, body, nav, tab) {
       sections = [shieldSection(ctx, name)];
       break;
     case 'settings':
-      sections = [deleteSection(ctx, name)];
+      sections = [promoteSection(ctx, app), deleteSection(ctx, name)];
       break;
     default:
       sections = [overviewSection(ctx, app, state)];
@@ -281,7 +281,8 @@ function buildsSection(ctx, name, state, setLive) {
       h('label', { for: 'build-file' }, 'Source archive (.zip)'),
       h('p', { class: 'hint', id: 'build-file-hint' },
         `A zip with qaldy.json at its root (its "name" must be "${name}"), your static files under public/, `
-        + 'and optionally server.js. The first build that succeeds goes live by itself; later ones wait for Promote.'),
+        + 'and optionally server.js. The first build that succeeds goes live by itself; later ones wait for Promote, '
+        + 'unless Settings says every build goes live.'),
       fileInput),
     h('div', { class: 'actions' }, uploadButton),
     uploadLine);
@@ -495,9 +496,13 @@ function buildsSection(ctx, name, state, setLive) {
     updateRow(row, build);
     if (!wasFinal && FINAL.has(row.build.status)) {
       say(uploadLine, 'info', ''); // "building…" is over; the builds line says how it went
-      if (row.build.status === 'succeeded' && Array.isArray(row.build.log) && row.build.log.some((l) => String(l).startsWith('live:'))) {
-        setLive(row.build.version); // the first build went live by itself (its log says so)
-        say(line, 'success', `Version ${version} built and is live: it is the app’s first build. Later builds wait until you promote them.`);
+      const wentLive = row.build.status === 'succeeded' && Array.isArray(row.build.log)
+        ? row.build.log.map(String).find((l) => l.startsWith('live:')) : undefined;
+      if (wentLive) {
+        setLive(row.build.version); // it went live by itself (its log says so)
+        say(line, 'success', wentLive.includes('first build')
+          ? `Version ${version} built and is live: it is the app’s first build. Later builds wait until you promote them.`
+          : `Version ${version} built and is live: the app’s settings say every build goes live.`);
       } else if (row.build.status === 'succeeded') {
         say(line, 'success', `Version ${version} built. Promote it to make it live.`);
       } else {
@@ -717,6 +722,42 @@ function kindSection(ctx, app) {
     status,
     h('p', { class: 'hint' }, 'A public site serves its static files to anyone, without sign-in; its server code does not run. '
       + 'The rate limits and your spending cap still apply.'),
+    h('div', { class: 'actions' }, button),
+    line);
+}
+
+// Whether every build goes live by itself (Render's auto-deploy) or only the first one.
+function promoteSection(ctx, app) {
+  const name = String(app.name);
+  let every = app.promoteEveryBuild === true;
+  const line = messageLine('promote-every-msg');
+  const status = h('p', { id: 'promote-every-status' });
+  const button = h('button', { type: 'button', id: 'promote-every-toggle', 'data-change': true });
+  const show = () => {
+    status.textContent = every
+      ? 'Every build that succeeds goes live by itself.'
+      : 'The first build goes live by itself; later builds wait until you promote them on Deploys.';
+    button.textContent = every ? 'Wait for Promote' : 'Make every build go live';
+  };
+  show();
+  button.addEventListener('click', () => whileBusy(button, 'Saving…', async () => {
+    say(line, 'info', '');
+    try {
+      const saved = await api('PUT', `/apps/${seg(name)}/promote-every-build`, { promoteEveryBuild: !every }, { signal: ctx.signal });
+      every = saved && saved.promoteEveryBuild === true;
+      show();
+      say(line, 'success', every
+        ? `Saved. Each new build of ${name} goes live as soon as it succeeds.`
+        : `Saved. New builds of ${name} wait until you promote them.`);
+    } catch (error) {
+      if (ctx.signal.aborted || error.handled) return;
+      say(line, 'error', `Could not save the setting. ${explain(error)}`);
+    }
+  }));
+  return h('section', { class: 'card', 'aria-labelledby': 'promote-every-title' },
+    h('h2', { id: 'promote-every-title' }, 'Deploys'),
+    status,
+    h('p', { class: 'hint' }, 'A build that failed never goes live, and a build older than the live one never replaces it.'),
     h('div', { class: 'actions' }, button),
     line);
 }

@@ -300,6 +300,39 @@ class ControlPlaneIT {
     }
 
     @Test
+    void an_owner_may_have_every_build_go_live_by_itself() {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        assertThat(api.get("api/v1/apps/" + app, ana.token()).json().getBoolean("promoteEveryBuild")).isFalse();
+        api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        awaitBuild(ana, app, 1, "succeeded");
+
+        Reply set = api.put("api/v1/apps/" + app + "/promote-every-build", "{\"promoteEveryBuild\":true}", ana.token());
+        assertThat(set.status()).as(set.toString()).isEqualTo(200);
+        assertThat(set.json().getBoolean("promoteEveryBuild")).isTrue();
+        api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        assertThat(awaitBuild(ana, app, 2, "succeeded").getJsonArray("log").getValuesAs(JsonString::getString))
+                .contains("live: version 2 went live by itself, as the app's settings say for every build");
+        assertThat(api.get("api/v1/apps/" + app, ana.token()).json().getInt("liveVersion")).isEqualTo(2);
+
+        assertThat(api.put("api/v1/apps/" + app + "/promote-every-build", "{\"promoteEveryBuild\":false}", ana.token()).status())
+                .isEqualTo(200);
+        api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        awaitBuild(ana, app, 3, "succeeded");
+        assertThat(api.get("api/v1/apps/" + app, ana.token()).json().getInt("liveVersion")).as("back to waiting for Promote").isEqualTo(2);
+
+        assertProblem(api.put("api/v1/apps/" + app + "/promote-every-build", "{\"promoteEveryBuild\":\"yes\"}", ana.token()), 400,
+                "must be true or false");
+        Person bob = signUpAndIn("bob");
+        assertThat(api.put("api/v1/apps/" + app + "/promote-every-build", "{\"promoteEveryBuild\":true}", bob.token()).status())
+                .as("only the owner").isIn(403, 404);
+        List<String> actions = api.get("api/v1/audit?limit=50", ana.token()).json().getJsonArray("entries").stream()
+                .map(JsonValue::asJsonObject).map(e -> e.getString("action") + " " + e.getString("target")).toList();
+        assertThat(actions).containsSubsequence("app.promote-every-build false", "promote version 2 (every build goes live by itself)",
+                "app.promote-every-build true", "promote version 1 (first build, live by itself)");
+    }
+
+    @Test
     void an_archive_whose_qaldy_json_names_another_app_is_refused_at_upload_saying_what_to_change() throws Exception {
         Person ana = signUpAndIn("ana");
         String app = createApp(ana);

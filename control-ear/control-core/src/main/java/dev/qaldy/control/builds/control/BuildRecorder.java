@@ -49,8 +49,8 @@ public class BuildRecorder {
     /**
      * Stores the bundle bytes with its SHA-256, seal and the jobs its server.js registers, and marks the
      * build succeeded. When the app has nothing live yet, the build goes live (issue 20, "first deploy":
-     * as on Heroku or Render, the first build serves at once; later ones wait for Promote), audited as a
-     * promote by the uploader, and its log says so.
+     * as on Heroku or Render, the first build serves at once; later ones wait for Promote, unless the
+     * owner chose that every build goes live), audited as a promote by the uploader, and its log says so.
      *
      * @return true when the build went live by itself
      */
@@ -63,18 +63,22 @@ public class BuildRecorder {
         App app = build.app();
         em.refresh(app, LockModeType.PESSIMISTIC_WRITE); // a promote or another first build waits for this one
         boolean first = app.liveVersion() == null;
+        // A build older than the live one never replaces it (two uploads built out of order).
+        boolean every = !first && app.promotesEveryBuild() && build.version() > app.liveVersion();
         List<String> lines = new ArrayList<>(log);
         if (first) {
             lines.add("live: version " + build.version() + " is the app's first build, so it went live by itself;"
                     + " later builds wait for Promote");
+        } else if (every) {
+            lines.add("live: version " + build.version() + " went live by itself, as the app's settings say for every build");
         }
         build.succeed(sha256, seal, jobs.stored(), lines, clock.instant());
-        if (first) {
+        if (first || every) {
             app.promote(build.version());
-            audit.fire(new Audited(build.createdBy(), Audited.PROMOTE, app.id(), app.name(),
-                    "version " + build.version() + " (first build, live by itself)"));
+            audit.fire(new Audited(build.createdBy(), Audited.PROMOTE, app.id(), app.name(), "version " + build.version()
+                    + (first ? " (first build, live by itself)" : " (every build goes live by itself)")));
         }
-        return first;
+        return first || every;
     }
 
     /** Marks the build failed with its log; a build that is gone or already final stays as it is. */
