@@ -362,7 +362,9 @@ class PublishAndOpenIT {
             WebElement first = driver.findElement(By.cssSelector("#build-list [data-version='1']"));
             assertThat(first.getDomAttribute("data-status")).isEqualTo("succeeded");
             assertThat(first.findElement(By.cssSelector(".badge.live")).getText()).isEqualTo("Live now");
-            first.findElement(By.cssSelector("summary")).click();
+            if (first.findElement(By.cssSelector("details")).getDomAttribute("open") == null) { // the upload opened it
+                first.findElement(By.cssSelector("summary")).click();
+            }
             String log = wait.until(ExpectedConditions.visibilityOf(first.findElement(By.cssSelector("pre.log")))).getText();
             assertThat(log.lines().map(l -> l.split("[: ]")[0]).toList()).as(log)
                     .containsSubsequence("archive", "manifest", "bundle", "sealed", "jobs", "live");
@@ -424,7 +426,7 @@ class PublishAndOpenIT {
                     "Copied the secret. Paste it where the sender keeps its secrets.",
                     "The browser did not let the console copy it; the secret is selected, so press Ctrl+C (⌘C on a Mac).");
             // The control plane sends the hook a signed test event; it runs the job and shows in the deliveries.
-            driver.findElement(By.cssSelector("[data-test-hook='ci']")).click();
+            wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-test-hook='ci']"))).click();
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-test-msg='ci']"), "Sent"));
             assertThat(driver.findElement(By.cssSelector("[data-test-msg='ci']")).getText())
                     .isEqualTo("Sent a test delivery to “ci”, signed with its secret: it runs digest and shows below.");
