@@ -20,7 +20,7 @@ class PlanLimitsServletTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "Guestbook", "-a", "a-", "a\"b", "a/b", "x".repeat(64)})
+    @ValueSource(strings = {"", "Guestbook", "-a", "a-", "a\"b", "a/b", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"})
     void onlyAnAppNameIsAnswered(String app) {
         assertThat(PlanLimitsServlet.APP.matcher(app).matches()).isFalse();
     }
