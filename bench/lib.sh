@@ -242,7 +242,10 @@ person_and_app() {
     || say "note: could not raise the spending cap"
   # Publish the guestbook, as a person would (the gate proxies to nginx, not to its runtime host).
   local zip=$TARGET/guestbook.zip version status=
-  rm -f "$zip"; (cd "$ROOT/examples/guestbook" && jar cfM "$zip" .)
+  # Its qaldy.json must name the app it is uploaded to (the API refuses another name).
+  rm -rf "$TARGET/guestbook-src"; cp -r "$ROOT/examples/guestbook" "$TARGET/guestbook-src"
+  sed -i "s/\"name\":\"guestbook\"/\"name\":\"$APP\"/" "$TARGET/guestbook-src/qaldy.json"
+  rm -f "$zip"; (cd "$TARGET/guestbook-src" && jar cfM "$zip" .)
   version=$(api POST "/apps/$APP/builds" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/zip' --data-binary "@$zip" | json_field version) || true
   if [[ -n $version ]]; then
     for _ in $(seq 1 60); do

@@ -19,6 +19,7 @@ const routes = [
   { path: ['apps'], view: appsView, title: 'Your apps' },
   { path: ['new'], view: (ctx) => { ctx.focusCreate = true; appsView(ctx); }, title: 'Create an app' },
   { path: ['apps', ':app'], view: appView, title: 'App' },
+  { path: ['apps', ':app', ':tab'], view: appView, title: 'App' },
   { path: ['audit'], view: auditView, title: 'Audit log' },
   { path: ['billing'], view: billingView, title: 'Billing' },
   { path: ['open', ':app'], view: openView, title: 'Opening app' },

@@ -111,7 +111,7 @@ class CodeMemoryIT {
         copyTree(cell.root().resolve("examples/guestbook"), source);
         Path index = source.resolve("public/index.html");
         Files.writeString(index, Files.readString(index).replace("</body>", "<p id=\"v2\">Version two</p></body>"));
-        long v2 = owner.build("notes", Person.zip(source));
+        long v2 = owner.build("notes", Person.zip(source, "notes"));
         assertThat(owner.api("PUT", "/apps/notes/live", "{\"version\":" + v2 + "}").statusCode()).isEqualTo(200);
         await().atMost(Duration.ofSeconds(10)).until(() -> owner.get("notes", "/").body().contains("Version two"));
 

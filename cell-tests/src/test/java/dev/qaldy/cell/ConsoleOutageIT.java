@@ -186,9 +186,17 @@ class ConsoleOutageIT {
                 ExpectedConditions.visibilityOfElementLocated(By.id("app-waiting")));
         assertThat(app.getText()).startsWith("The control plane is not answering; this is guestbook as of ")
                 .endsWith(", and the page will refresh when it is back.");
+        // Issue 20: the builds are on the app page's Deploys tab; its link works during the outage.
+        new WebDriverWait(driver, Duration.ofSeconds(10)).until(
+                ExpectedConditions.elementToBeClickable(By.cssSelector("#app-tabs [data-tab='deploys']"))).click();
+        new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("#/apps/guestbook/deploys"));
         assertThat(new WebDriverWait(driver, Duration.ofSeconds(10)).until(
                 ExpectedConditions.visibilityOfElementLocated(By.id("builds-waiting"))).getText())
                 .as("builds this tab never read").isEqualTo("The control plane is not answering; this list will load when it is back.");
+        assertThat(driver.findElement(By.id("app-waiting")).getText()).startsWith("The control plane is not answering; this is guestbook as of ");
+        assertThat(driver.findElement(By.id("upload-build")).isEnabled()).as("the tab's changes are held back").isFalse();
+        assertThat(driver.findElement(By.id("upload-build")).getDomAttribute("title"))
+                .isEqualTo("The control plane is not answering, so changes wait until it is back. What is shown stays readable.");
         browser.screenshot(screenshots().resolve("console-outage-app-kept.png"));
         driver.get("http://" + cell.publicHost() + "/console/#/apps"); // where the rest of the test looks
         new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.visibilityOfElementLocated(By.id("apps-waiting")));

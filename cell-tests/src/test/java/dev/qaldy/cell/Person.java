@@ -83,7 +83,7 @@ public final class Person {
     public long publish(String app, Path source) throws Exception {
         HttpResponse<String> created = api("POST", "/apps", "{\"name\":\"" + app + "\"}");
         assertThat(created.statusCode()).as(created.body()).isIn(201, 409);
-        long version = build(app, zip(source));
+        long version = build(app, zip(source, app));
         HttpResponse<String> live = api("PUT", "/apps/" + app + "/live", "{\"version\":" + version + "}");
         assertThat(live.statusCode()).as(live.body()).isEqualTo(200);
         return version;
@@ -181,6 +181,11 @@ public final class Person {
     /** A zip of a folder's files, paths relative to it, as a person would upload it. */
     public static byte[] zip(Path folder) throws IOException {
         return dev.qaldy.drill.cast.Zips.of(folder);
+    }
+
+    /** The folder's files as an archive made for {@code app} (its qaldy.json names it). */
+    public static byte[] zip(Path folder, String app) {
+        return dev.qaldy.drill.cast.Zips.of(folder, app);
     }
 
     static String decode(String s) {

@@ -298,6 +298,215 @@ class PublishAndOpenIT {
         }
     }
 
+    /**
+     * Issue 20, "expected of a PaaS console", as a new owner sees it in Chromium: the app page in tabs
+     * named in the URL (back and forward move between them); the first upload goes live by itself,
+     * a later one waits for Promote, an archive made for another app is refused saying what to
+     * change, and the build log lists the builder's steps; the job of a schedule or webhook is chosen
+     * from the live version's jobs (a sentence when it registers none); the webhook secret has a copy
+     * button, and a test delivery the control plane signs runs the job and shows in the hook's deliveries; the
+     * plan's limits show beside the shield's fields; Settings can make every build go live; sharing with an email that has no account says what happens; money is in dollars.
+     */
+    @Test
+    void a_new_owner_deploys_and_sets_up_an_app_through_the_tabs_of_its_page() throws Exception {
+        Person owner = Person.signUp(cell, "tabs@example.com");
+        assertThat(owner.api("POST", "/apps", "{\"name\":\"tabbed\"}").statusCode()).isEqualTo(201);
+        Path uploads = Files.createDirectories(cell.var().resolve("browser-uploads"));
+        Path otherApp = Files.write(uploads.resolve("other.zip"), zipOf(Map.of("qaldy.json", "{\"name\":\"other\",\"kind\":\"app\"}",
+                "public/index.html", "<h1>other</h1>")));
+        Path noJobs = Files.write(uploads.resolve("tabbed-v1.zip"), zipOf(Map.of("qaldy.json", "{\"name\":\"tabbed\",\"kind\":\"app\"}",
+                "public/index.html", "<h1>Tabbed</h1>", "server.js", "app.get('/api/hi', function (req) { return {status: 200, json: {hi: 1}}; });")));
+        Path withDigest = Files.write(uploads.resolve("tabbed-v2.zip"), Person.zip(guestbookSource(), "tabbed")); // registers 'digest'
+        Path shots = cell.root().resolve("cell-tests/target/screenshots");
+        String console = "http://" + cell.publicHost() + "/console/";
+
+        try (Browser browser = new Browser(cell.var().resolve("browser"))) {
+            WebDriver driver = browser.driver;
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+            driver.get(console);
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("email"))).sendKeys(owner.email);
+            driver.findElement(By.id("password")).sendKeys(owner.password);
+            driver.findElement(By.id("signin")).click();
+            wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-app='tabbed']")));
+
+            // Overview: the tabs, the URL naming the app, nothing live yet and what to do about it.
+            driver.get(console + "#/apps/tabbed");
+            WebElement liveNow = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("live-version")));
+            assertThat(driver.findElements(By.cssSelector("#app-tabs a.tab"))).extracting(WebElement::getText)
+                    .containsExactly("Overview", "Deploys", "Access", "Jobs", "Webhooks", "Shield", "Settings");
+            assertThat(driver.findElement(By.cssSelector("#app-tabs [aria-current='page']")).getText()).isEqualTo("Overview");
+            assertThat(liveNow.getText()).isEqualTo("None yet. Upload a build on Deploys: the first one that builds goes live by itself.");
+            assertThat(driver.findElements(By.id("build-file"))).as("one section at a time").isEmpty();
+            browser.screenshot(shots.resolve("app-tab-overview.png"));
+
+            // Deploys: an archive made for another app is refused at upload, saying what to change.
+            tab(driver, wait, "deploys");
+            assertThat(driver.getCurrentUrl()).endsWith("#/apps/tabbed/deploys");
+            assertThat(driver.getTitle()).startsWith("Deploys · tabbed");
+            assertThat(driver.findElements(By.id("live-version"))).isEmpty();
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("builds-empty")));
+            driver.findElement(By.id("build-file")).sendKeys(otherApp.toString());
+            driver.findElement(By.id("upload-build")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("upload-msg"), "qaldy.json"));
+            assertThat(driver.findElement(By.id("upload-msg")).getText()).isEqualTo("The upload did not go through. This archive's"
+                    + " qaldy.json names the app \"other\", not \"tabbed\". Set \"name\" to \"tabbed\" in qaldy.json and upload it"
+                    + " again, or upload it to the app \"other\".");
+            assertThat(driver.findElements(By.cssSelector("#build-list [data-version]"))).as("nothing was built").isEmpty();
+
+            // The first build goes live by itself; its log lists the builder's steps.
+            driver.findElement(By.id("build-file")).sendKeys(noJobs.toString());
+            driver.findElement(By.id("upload-build")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("builds-msg"), "Version 1 built"));
+            assertThat(driver.findElement(By.id("builds-msg")).getText())
+                    .isEqualTo("Version 1 built and is live: it is the app’s first build. Later builds wait until you promote them.");
+            WebElement first = driver.findElement(By.cssSelector("#build-list [data-version='1']"));
+            assertThat(first.getDomAttribute("data-status")).isEqualTo("succeeded");
+            assertThat(first.findElement(By.cssSelector(".badge.live")).getText()).isEqualTo("Live now");
+            if (first.findElement(By.cssSelector("details")).getDomAttribute("open") == null) { // the upload opened it
+                first.findElement(By.cssSelector("summary")).click();
+            }
+            String log = wait.until(ExpectedConditions.visibilityOf(first.findElement(By.cssSelector("pre.log")))).getText();
+            assertThat(log.lines().map(l -> l.split("[: ]")[0]).toList()).as(log)
+                    .containsSubsequence("archive", "manifest", "bundle", "sealed", "jobs", "live");
+            assertThat(log).contains("manifest: name=tabbed, kind=app").contains("jobs (app.job): no jobs")
+                    .contains("live: version 1 is the app's first build, so it went live by itself; later builds wait for Promote");
+            browser.screenshot(shots.resolve("app-tab-deploys-first.png"));
+
+            // Jobs: the live version registers none, and the page says so instead of offering a text field.
+            tab(driver, wait, "jobs");
+            WebElement none = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("schedule-job-none")));
+            assertThat(none.getText()).isEqualTo("The live version 1 registers no jobs. Add one to its server.js, e.g."
+                    + " app.job('digest', function (ctx) { … }), deploy it and promote it, then come back.");
+            assertThat(driver.findElements(By.id("schedule-job"))).isEmpty();
+            assertThat(driver.findElement(By.id("schedule-add")).isEnabled()).as("nothing to schedule").isFalse();
+            browser.screenshot(shots.resolve("app-tab-jobs-none.png"));
+
+            // Back and forward move between tabs.
+            driver.navigate().back();
+            wait.until(ExpectedConditions.urlToBe(console + "#/apps/tabbed/deploys"));
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#build-list [data-version='1']")));
+            assertThat(driver.findElement(By.cssSelector("#app-tabs [aria-current='page']")).getText()).isEqualTo("Deploys");
+            driver.navigate().forward();
+            wait.until(ExpectedConditions.urlToBe(console + "#/apps/tabbed/jobs"));
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("schedule-job-none")));
+
+            // A later build waits for Promote.
+            tab(driver, wait, "deploys");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#build-list [data-version='1']")));
+            driver.findElement(By.id("build-file")).sendKeys(withDigest.toString());
+            driver.findElement(By.id("upload-build")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("builds-msg"), "Version 2 built"));
+            assertThat(driver.findElement(By.id("builds-msg")).getText()).isEqualTo("Version 2 built. Promote it to make it live.");
+            assertThat(driver.findElement(By.cssSelector("#build-list [data-version='1'] .badge.live")).getText()).isEqualTo("Live now");
+            driver.findElement(By.cssSelector("[data-promote='2']")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("builds-msg"), "Version 2 is live."));
+
+            // Jobs and Webhooks: the job is chosen from the live version's jobs.
+            tab(driver, wait, "jobs");
+            WebElement scheduleJob = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("schedule-job")));
+            assertThat(scheduleJob.getTagName()).isEqualTo("select");
+            assertThat(scheduleJob.findElements(By.tagName("option"))).extracting(WebElement::getText).containsExactly("digest");
+            driver.findElement(By.id("schedule-cron")).sendKeys("0 8 * * *");
+            wait.until(ExpectedConditions.elementToBeClickable(By.id("schedule-add"))).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("schedules-msg"), "Added."));
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("schedule-list"), "digest"));
+            browser.screenshot(shots.resolve("app-tab-jobs.png"));
+
+            tab(driver, wait, "webhooks");
+            WebElement hookJob = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("hook-job")));
+            assertThat(hookJob.getTagName()).isEqualTo("select");
+            assertThat(hookJob.findElements(By.tagName("option"))).extracting(WebElement::getText).containsExactly("digest");
+            driver.findElement(By.id("hook-name")).sendKeys("ci");
+            wait.until(ExpectedConditions.elementToBeClickable(By.id("hook-create"))).click();
+            String secret = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("hook-secret-value"))).getText();
+            assertThat(secret).hasSizeGreaterThanOrEqualTo(40);
+            driver.findElement(By.id("hook-secret-copy")).click();
+            wait.until(ExpectedConditions.textMatches(By.id("hook-secret-copy-msg"), java.util.regex.Pattern.compile(".+")));
+            assertThat(driver.findElement(By.id("hook-secret-copy-msg")).getText()).isIn(
+                    "Copied the secret. Paste it where the sender keeps its secrets.",
+                    "The browser did not let the console copy it; the secret is selected, so press Ctrl+C (⌘C on a Mac).");
+            // The control plane sends the hook a signed test event; it runs the job and shows in the deliveries.
+            wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-test-hook='ci']"))).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-test-msg='ci']"), "Sent"));
+            assertThat(driver.findElement(By.cssSelector("[data-test-msg='ci']")).getText())
+                    .isEqualTo("Sent a test delivery to “ci”, signed with its secret: it runs digest and shows below.");
+            WebElement delivery = new WebDriverWait(driver, Duration.ofSeconds(60)).until(ExpectedConditions.visibilityOfElementLocated(
+                    By.cssSelector("[data-deliveries='ci'] [data-test='true']")));
+            assertThat(delivery.getText()).contains("Test delivery").containsPattern("run \\d+");
+            new WebDriverWait(driver, Duration.ofSeconds(60)).until(ExpectedConditions.textMatches(
+                    By.cssSelector("[data-deliveries='ci'] [data-test='true']"), java.util.regex.Pattern.compile("run \\d+ succeeded$")));
+            browser.screenshot(shots.resolve("app-tab-webhooks.png"));
+
+            // Shield: the plan's limits beside the fields, from the gate.
+            tab(driver, wait, "shield");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("shield-perClientPerMinute-plan"), "plan allows"));
+            assertThat(driver.findElement(By.id("shield-perClientPerMinute-plan")).getText())
+                    .isEqualTo("The free plan allows 600 requests a minute per visitor; set a lower number to limit it further.");
+            assertThat(driver.findElement(By.id("shield-perAppPerMinute-plan")).getText())
+                    .isEqualTo("The free plan allows 6,000 requests a minute for everyone; set a lower number to limit it further.");
+            assertThat(driver.findElement(By.id("shield-perAppPerDay-plan")).getText())
+                    .isEqualTo("The free plan allows 100,000 requests a day; set a lower number to limit it further.");
+            assertThat(driver.findElement(By.id("shield-perAppPerDay")).getDomAttribute("placeholder")).isEqualTo("100000");
+            browser.screenshot(shots.resolve("app-tab-shield.png"));
+
+            // Access: sharing with an email that has no account says what happens.
+            tab(driver, wait, "access");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("share-email"))).sendKeys("no-account-yet@example.com");
+            driver.findElement(By.id("share-add")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("share-msg"), "Shared with"));
+            assertThat(driver.findElement(By.id("share-msg")).getText()).isEqualTo("Shared with no-account-yet@example.com. If they"
+                    + " have no Qaldy account yet, it waits for them: once they create one with this email, tabbed is in their apps."
+                    + " Qaldy sends no email, so tell them yourself.");
+            browser.screenshot(shots.resolve("app-tab-access.png"));
+
+            // Settings: every build may go live by itself.
+            tab(driver, wait, "settings");
+            assertThat(wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("promote-every-status"))).getText())
+                    .isEqualTo("The first build goes live by itself; later builds wait until you promote them on Deploys.");
+            assertThat(driver.findElement(By.id("delete-app")).isDisplayed()).isTrue();
+            driver.findElement(By.id("promote-every-toggle")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("promote-every-msg"), "Saved."));
+            assertThat(driver.findElement(By.id("promote-every-msg")).getText())
+                    .isEqualTo("Saved. Each new build of tabbed goes live as soon as it succeeds.");
+            tab(driver, wait, "deploys");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#build-list [data-version='2']")));
+            driver.findElement(By.id("build-file")).sendKeys(withDigest.toString());
+            driver.findElement(By.id("upload-build")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("builds-msg"), "Version 3 built"));
+            assertThat(driver.findElement(By.id("builds-msg")).getText())
+                    .isEqualTo("Version 3 built and is live: the app’s settings say every build goes live.");
+            assertThat(driver.findElement(By.cssSelector("#build-list [data-version='3'] .badge.live")).getText()).isEqualTo("Live now");
+            browser.screenshot(shots.resolve("app-tab-deploys-every.png"));
+
+            // A section the page does not have says so and links to the overview.
+            driver.get(console + "#/apps/tabbed/nonsense");
+            assertThat(wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("app-no-tab"))).getText())
+                    .isEqualTo("tabbed has no section called “nonsense”. Choose one of the sections above.");
+
+            // Billing: money in dollars, never cents; the cap is set in dollars.
+            driver.get(console + "#/billing");
+            WebElement cap = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("billing-cap-now")));
+            assertThat(cap.getText()).matches("\\$\\d+\\.\\d\\d(, the default)?");
+            assertThat(driver.findElement(By.id("billing-spent")).getText()).startsWith("$");
+            assertThat(driver.findElement(By.tagName("main")).getText()).doesNotContain("¢").doesNotContainIgnoringCase("cents");
+            WebElement capInput = driver.findElement(By.id("billing-cap"));
+            capInput.clear();
+            capInput.sendKeys("12.5");
+            driver.findElement(By.id("billing-cap-save")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("billing-cap-msg"), "Saved."));
+            assertThat(driver.findElement(By.id("billing-cap-now")).getText()).isEqualTo("$12.50");
+            browser.screenshot(shots.resolve("billing-dollars.png"));
+        }
+        assertThat(Person.json(owner.api("GET", "/billing", null).body()).getInt("capCents")).isEqualTo(1250);
+    }
+
+    /** Clicks the app page's tab {@code id} and waits until the URL names it. */
+    private static void tab(WebDriver driver, WebDriverWait wait, String id) {
+        wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("#app-tabs [data-tab='" + id + "']"))).click();
+        wait.until(ExpectedConditions.urlContains("#/apps/tabbed/" + id));
+        wait.until(ExpectedConditions.attributeToBe(By.id("app-tab"), "data-tab", id));
+    }
+
     /** A request to {@code app}'s origin as a script sends it, with {@code Authorization: Bearer token}. */
     private static HttpResponse<String> withBearer(String app, String token) throws Exception {
         return cell.send(cell.request(cell.appHost(app), "/").header("Accept", "application/json")

@@ -90,7 +90,7 @@ class ShieldSettingsIT {
             driver.findElement(By.id("password")).sendKeys(owner.password);
             driver.findElement(By.id("signin")).click();
             wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-open='walled']")));
-            driver.get("http://" + cell.publicHost() + "/console/#/apps/walled");
+            driver.get("http://" + cell.publicHost() + "/console/#/apps/walled/shield"); // the app page's Shield tab (issue 20)
             WebElement perDay = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("shield-perAppPerDay")));
             perDay.clear();
             perDay.sendKeys("500");

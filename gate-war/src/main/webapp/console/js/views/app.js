@@ -1,5 +1,8 @@
-// One app ('#/apps/<name>'): what is live, and for its owner: builds (upload, log, promote),
-// sharing (add, revoke), schedules, webhooks, the shield and deleting the app.
+// One app ('#/apps/<name>[/<tab>]'), in tabs whose name is in the URL (issue 20: the page was one
+// 3,800 px scroll of eight cards): Overview (what is live, Open); for its owner Deploys (upload,
+// log, promote), Access (public site or sign-in, sharing), Jobs (schedules and runs), Webhooks,
+// Shield and Settings (deleting the app). Each tab is its own hash, so back and forward move
+// between tabs; the outage banner holds back the controls of whichever tab shows.
 
 import { api, seg } from '../api.js';
 import { h, loading, messageLine, replace, safeHttpUrl, say, setDisabled, timeElement, whileBusy } from '../dom.js';
@@ -22,6 +25,32 @@ const POLL_MS = 2000;
 const POLL_MAX_MS = 15000;
 const UPLOAD_TIMEOUT_MS = 5 * 60 * 1000;
 const POLL_WAITS = 'The control plane is not answering; the build’s progress shows here when it is back.';
+
+/** The app page's tabs, in order; 'owner' tabs are the owner's only (a viewer sees the overview). */
+export const TABS = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'deploys', label: 'Deploys', owner: true },
+  { id: 'access', label: 'Access', owner: true },
+  { id: 'jobs', label: 'Jobs', owner: true },
+  { id: 'webhooks', label: 'Webhooks', owner: true },
+  { id: 'shield', label: 'Shield', owner: true },
+  { id: 'settings', label: 'Settings', owner: true },
+];
+
+/** The hash of an app's tab: the overview is the app's own address. */
+export function tabHash(name, tab) {
+  return tab === 'overview' ? `#/apps/${seg(name)}` : `#/apps/${seg(name)}/${tab}`;
+}
+
+/** The app whose page showed last, to keep focus on the tabs when only the tab changes; null after another page. */
+let lastShown = null;
+let renders = 0;
+
+/** A build's log as text: the API sends its lines as an array (the builder's steps). */
+function logText(log) {
+  if (Array.isArray(log)) return log.join('\n');
+  return typeof log === 'string' ? log : '';
+}
 
 function sameVersion(a, b) {
   return a !== null && a !== undefined && b !== null && b !== undefined && String(a) === String(b);
@@ -49,13 +78,36 @@ function humanSize(bytes) {
 
 export function appView(ctx) {
   const name = ctx.params.app;
-  ctx.setTitle(name);
+  const tabId = ctx.params.tab || 'overview';
+  const tab = TABS.find((t) => t.id === tabId);
+  const sameApp = lastShown === name;
+  lastShown = name;
+  const render = ++renders;
+  // The router aborts this page, then renders the next at once: forget the app unless that was another of its tabs.
+  ctx.signal.addEventListener('abort', () => queueMicrotask(() => { if (renders === render) lastShown = null; }));
+  ctx.setTitle(tab ? `${tab.label} · ${name}` : name);
 
-  const body = h('div', { class: 'stack-lg' }, loading(`Loading ${name}…`));
+  const nav = tabNav(name, tab ? tab.id : null);
+  const body = h('div', { class: 'stack-lg', id: 'app-tab', 'data-tab': tab ? tab.id : '' }, loading(`Loading ${name}…`));
   ctx.main.append(
     h('p', { class: 'back' }, h('a', { href: '#/apps' }, '← All apps')),
     h('h1', {}, name),
+    nav,
     body);
+  if (sameApp) {
+    // Only the tab changed: keep focus on the tabs, as a tab list does.
+    ctx.skipFocus = true;
+    const current = nav.querySelector('[aria-current="page"]');
+    if (current) current.focus({ preventScroll: true });
+  }
+
+  if (!tab) {
+    replace(body,
+      h('p', { class: 'msg error', role: 'alert', id: 'app-no-tab' },
+        `${name} has no section called “${tabId}”. Choose one of the sections above.`),
+      h('a', { class: 'button', href: tabHash(name, 'overview') }, `Go to the overview of ${name}`));
+    return;
+  }
 
   const load = async () => {
     replace(body, loading(`Loading ${name}…`));
@@ -72,7 +124,7 @@ export function appView(ctx) {
           ? `The control plane is not answering; this is ${name} as of ${asOf(last.at)}, and the page will refresh when it is back.`
           : 'The control plane is not answering; this page will load when it is back.', 'app-waiting');
         if (known) {
-          renderApp(ctx, known, body);
+          renderApp(ctx, known, body, nav, tab);
           body.prepend(markAsOf(note, last.at));
         } else {
           replace(body, note);
@@ -95,34 +147,71 @@ export function appView(ctx) {
         h('a', { class: 'button', href: '#/apps' }, 'Go to your apps'));
       return;
     }
-    renderApp(ctx, app, body);
+    renderApp(ctx, app, body, nav, tab);
   };
   load();
 }
 
-function renderApp(ctx, app, body) {
+/** The row of section links; each is a real link to its own hash (back, forward, open in a new tab). */
+function tabNav(name, current) {
+  return h('nav', { class: 'tabs', id: 'app-tabs', 'aria-label': `Sections of ${name}` },
+    h('ul', { class: 'tab-list' }, TABS.map((t) => h('li', { 'data-owner-tab': t.owner ? '' : null },
+      h('a', {
+        href: tabHash(name, t.id),
+        class: 'tab',
+        'data-tab': t.id,
+        'aria-current': t.id === current ? 'page' : null,
+      }, t.label)))));
+}
+
+function renderApp(ctx, app, body, nav, tab) {
   const name = String(app.name);
   const owner = app.role === 'owner';
+  // A viewer has only the overview: the owner's sections are not offered.
+  for (const li of nav.querySelectorAll('[data-owner-tab]')) li.hidden = !owner;
   const state = { liveVersion: app.liveVersion, listeners: [] };
   const setLive = (version) => {
     state.liveVersion = version;
     for (const fn of state.listeners) fn(version);
   };
 
-  const sections = [overviewSection(ctx, app, state)];
-  if (owner) {
-    sections.push(buildsSection(ctx, name, state, setLive));
-    sections.push(kindSection(ctx, app));
-    sections.push(sharingSection(ctx, name));
-    sections.push(schedulesSection(ctx, name));
-    sections.push(hooksSection(ctx, name));
-    sections.push(shieldSection(ctx, name));
-    sections.push(deleteSection(ctx, name));
-  } else {
-    sections.push(h('section', { class: 'card' },
-      h('h2', {}, 'Shared with you'),
-      h('p', {}, `${name} is shared with you${app.owner ? ` by ${app.owner}` : ''}. ` +
-        'Only its owner can upload builds, choose the live version and change who can open it.')));
+  if (tab.owner && !owner) {
+    replace(body,
+      h('p', { class: 'msg error', role: 'alert', id: 'app-owner-only' },
+        `Only the owner of ${name} can see its ${tab.label.toLowerCase()}${app.owner ? ` (${app.owner})` : ''}. `
+        + 'You can open the app from its overview.'),
+      h('a', { class: 'button', href: tabHash(name, 'overview') }, `Go to the overview of ${name}`));
+    return;
+  }
+
+  let sections;
+  switch (tab.id) {
+    case 'deploys':
+      sections = [buildsSection(ctx, name, state, setLive)];
+      break;
+    case 'access':
+      sections = [kindSection(ctx, app), sharingSection(ctx, name)];
+      break;
+    case 'jobs':
+      sections = [schedulesSection(ctx, name, state.liveVersion)];
+      break;
+    case 'webhooks':
+      sections = [hooksSection(ctx, name, state.liveVersion)];
+      break;
+    case 'shield':
+      sections = [shieldSection(ctx, name)];
+      break;
+    case 'settings':
+      sections = [promoteSection(ctx, app), deleteSection(ctx, name)];
+      break;
+    default:
+      sections = [overviewSection(ctx, app, state)];
+      if (!owner) {
+        sections.push(h('section', { class: 'card' },
+          h('h2', {}, 'Shared with you'),
+          h('p', {}, `${name} is shared with you${app.owner ? ` by ${app.owner}` : ''}. ` +
+            'Only its owner can upload builds, choose the live version and change who can open it.')));
+      }
   }
   replace(body, sections);
 }
@@ -136,7 +225,11 @@ function overviewSection(ctx, app, state) {
 
   const showLive = (version) => {
     const live = hasVersion(version);
-    liveValue.textContent = live ? `Version ${version}` : 'None yet — upload a build, then promote it';
+    liveValue.textContent = live
+      ? `Version ${version}`
+      : (app.role === 'owner'
+        ? 'None yet. Upload a build on Deploys: the first one that builds goes live by itself.'
+        : 'None yet. Its owner has not deployed a build.');
     setDisabled(openButton, 'not-live', !live);
   };
   showLive(state.liveVersion);
@@ -187,7 +280,9 @@ function buildsSection(ctx, name, state, setLive) {
     h('div', { class: 'field' },
       h('label', { for: 'build-file' }, 'Source archive (.zip)'),
       h('p', { class: 'hint', id: 'build-file-hint' },
-        'A zip with qaldy.json at its root, your static files under public/, and optionally server.js.'),
+        `A zip with qaldy.json at its root (its "name" must be "${name}"), your static files under public/, `
+        + 'and optionally server.js. The first build that succeeds goes live by itself; later ones wait for Promote, '
+        + 'unless Settings says every build goes live.'),
       fileInput),
     h('div', { class: 'actions' }, uploadButton),
     uploadLine);
@@ -307,7 +402,8 @@ function buildsSection(ctx, name, state, setLive) {
     const pre = row.log;
     const atBottom = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 8;
     let text;
-    if (typeof b.log === 'string' && b.log.length) text = b.log;
+    const lines = logText(b.log);
+    if (lines.length) text = lines;
     else if (b.status === 'queued') text = 'Waiting for the builder…';
     else if (b.status === 'building') text = 'Building… the log appears here as it grows.';
     else if (b.log === undefined) text = 'Open to load the log…';
@@ -400,7 +496,14 @@ function buildsSection(ctx, name, state, setLive) {
     updateRow(row, build);
     if (!wasFinal && FINAL.has(row.build.status)) {
       say(uploadLine, 'info', ''); // "building…" is over; the builds line says how it went
-      if (row.build.status === 'succeeded') {
+      const wentLive = row.build.status === 'succeeded' && Array.isArray(row.build.log)
+        ? row.build.log.map(String).find((l) => l.startsWith('live:')) : undefined;
+      if (wentLive) {
+        setLive(row.build.version); // it went live by itself (its log says so)
+        say(line, 'success', wentLive.includes('first build')
+          ? `Version ${version} built and is live: it is the app’s first build. Later builds wait until you promote them.`
+          : `Version ${version} built and is live: the app’s settings say every build goes live.`);
+      } else if (row.build.status === 'succeeded') {
         say(line, 'success', `Version ${version} built. Promote it to make it live.`);
       } else {
         say(line, 'error', `Version ${version} failed. Its log below says why.`);
@@ -471,7 +574,8 @@ function sharingSection(ctx, name) {
     h('div', { class: 'field grow' },
       h('label', { for: 'share-email' }, 'Email of the person to share with'),
       h('p', { class: 'hint', id: 'share-email-hint' },
-        'They open the app after signing in to Qaldy with this email. You can always open it yourself.'),
+        'They open the app after signing in to Qaldy with this email; someone without an account yet gets access as soon as '
+        + 'they create one with it. Qaldy sends no email, so tell them yourself.'),
       h('div', { class: 'input-row' }, emailInput, addButton)));
 
   form.addEventListener('submit', (event) => {
@@ -496,7 +600,9 @@ function sharingSection(ctx, name) {
         return;
       }
       emailInput.value = '';
-      say(line, 'success', `Shared with ${email}.`);
+      // The API records a share for any email, account or not (issue 20: say what happens to one without an account).
+      say(line, 'success', `Shared with ${email}. If they have no Qaldy account yet, it waits for them: once they create `
+        + `one with this email, ${name} is in their apps. Qaldy sends no email, so tell them yourself.`);
       emailInput.focus();
       loadList();
     });
@@ -616,6 +722,42 @@ function kindSection(ctx, app) {
     status,
     h('p', { class: 'hint' }, 'A public site serves its static files to anyone, without sign-in; its server code does not run. '
       + 'The rate limits and your spending cap still apply.'),
+    h('div', { class: 'actions' }, button),
+    line);
+}
+
+// Whether every build goes live by itself (Render's auto-deploy) or only the first one.
+function promoteSection(ctx, app) {
+  const name = String(app.name);
+  let every = app.promoteEveryBuild === true;
+  const line = messageLine('promote-every-msg');
+  const status = h('p', { id: 'promote-every-status' });
+  const button = h('button', { type: 'button', id: 'promote-every-toggle', 'data-change': true });
+  const show = () => {
+    status.textContent = every
+      ? 'Every build that succeeds goes live by itself.'
+      : 'The first build goes live by itself; later builds wait until you promote them on Deploys.';
+    button.textContent = every ? 'Wait for Promote' : 'Make every build go live';
+  };
+  show();
+  button.addEventListener('click', () => whileBusy(button, 'Saving…', async () => {
+    say(line, 'info', '');
+    try {
+      const saved = await api('PUT', `/apps/${seg(name)}/promote-every-build`, { promoteEveryBuild: !every }, { signal: ctx.signal });
+      every = saved && saved.promoteEveryBuild === true;
+      show();
+      say(line, 'success', every
+        ? `Saved. Each new build of ${name} goes live as soon as it succeeds.`
+        : `Saved. New builds of ${name} wait until you promote them.`);
+    } catch (error) {
+      if (ctx.signal.aborted || error.handled) return;
+      say(line, 'error', `Could not save the setting. ${explain(error)}`);
+    }
+  }));
+  return h('section', { class: 'card', 'aria-labelledby': 'promote-every-title' },
+    h('h2', { id: 'promote-every-title' }, 'Deploys'),
+    status,
+    h('p', { class: 'hint' }, 'A build that failed never goes live, and a build older than the live one never replaces it.'),
     h('div', { class: 'actions' }, button),
     line);
 }

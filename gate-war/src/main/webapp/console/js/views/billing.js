@@ -6,15 +6,30 @@ import { api } from '../api.js';
 import { h, loading, messageLine, replace, say, whileBusy } from '../dom.js';
 import { explain, waitingNote, whenBack } from '../outage.js';
 
-const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 5 });
+/**
+ * The account's currency: the price list, the cap and the allowance are in US cents (the control
+ * plane's PriceList), so money shows as dollars, "$12.50", never as cents (issue 20).
+ */
+const CURRENCY = 'USD';
+const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: CURRENCY, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** For prices and usage under a cent: up to five decimals ("$0.0001"), never fewer than two. */
+const fineMoney = new Intl.NumberFormat(undefined, { style: 'currency', currency: CURRENCY, minimumFractionDigits: 2, maximumFractionDigits: 5 });
+/** An amount a person types: dollars with at most two decimals ("12", "12.5", "12.50"). */
+const AMOUNT = /^\d{1,7}(\.\d{1,2})?$/;
 
-/** Cents (or millicents / 1000) as dollars. */
+/** Cents as money: "$12.50". */
 function dollars(cents) {
   return money.format((Number(cents) || 0) / 100);
 }
 
+/** Millicents (1 cent = 1000) as money with the precision they need: "$0.00123", "$12.50". */
 function millicents(value) {
-  return dollars((Number(value) || 0) / 1000);
+  return fineMoney.format((Number(value) || 0) / 100_000);
+}
+
+/** Cents as the cap field shows them: "12.50". */
+function amountOf(cents) {
+  return ((Number(cents) || 0) / 100).toFixed(2);
 }
 
 export function billingView(ctx) {
@@ -32,14 +47,14 @@ export function billingView(ctx) {
     tbody);
 
   const capInput = h('input', {
-    id: 'billing-cap', name: 'capCents', type: 'number', min: '0', step: '1', required: true, inputmode: 'numeric',
+    id: 'billing-cap', name: 'cap', type: 'number', min: '0', step: '0.01', required: true, inputmode: 'decimal',
     'aria-describedby': 'billing-cap-hint',
   });
   const capButton = h('button', { type: 'submit', id: 'billing-cap-save', class: 'primary', 'data-change': true }, 'Set cap');
   const capLine = messageLine('billing-cap-msg');
   const capForm = h('form', { class: 'inline-form', novalidate: true, 'aria-labelledby': 'billing-cap-title' },
     h('div', { class: 'field grow' },
-      h('label', { for: 'billing-cap' }, 'Monthly spending cap, in cents'),
+      h('label', { for: 'billing-cap' }, `Monthly spending cap, in ${CURRENCY === 'USD' ? 'US dollars' : CURRENCY}`),
       h('p', { class: 'hint', id: 'billing-cap-hint' },
         'At the cap (plus the free allowance) your apps go to sleep until you raise it or the month ends. 0 allows the free allowance only.'),
       h('div', { class: 'input-row' }, capInput, capButton)),
@@ -62,8 +77,8 @@ export function billingView(ctx) {
     const fact = (term, value, id) => [h('dt', {}, term), h('dd', { id }, value)];
     replace(summary,
       fact('Month (UTC)', view.period, 'billing-period'),
-      fact('Spent', `${millicents(view.spentMillicents)} (${view.spentCents} ¢)`, 'billing-spent'),
-      fact('Cap', `${dollars(view.capCents)} (${view.capCents} ¢)${view.capIsDefault ? ', the default' : ''}`, 'billing-cap-now'),
+      fact('Spent', millicents(view.spentMillicents), 'billing-spent'),
+      fact('Cap', `${dollars(view.capCents)}${view.capIsDefault ? ', the default' : ''}`, 'billing-cap-now'),
       fact('Free allowance', dollars(view.freeAllowanceCents), 'billing-allowance'),
       fact('Apps sleep at', dollars(view.limitCents), 'billing-limit'),
       fact('Prices', `${millicents(view.prices?.requestMillicents)} a request, ${millicents(view.prices?.cpuMsMillicents)} a CPU millisecond`,
@@ -80,7 +95,7 @@ export function billingView(ctx) {
       h('td', { 'data-label': 'CPU ms' }, String(a.cpuMs ?? 0)),
       h('td', { 'data-label': 'Spent' }, millicents(a.spentMillicents)))));
     table.hidden = apps.length === 0;
-    if (document.activeElement !== capInput) capInput.value = String(view.capCents ?? '');
+    if (document.activeElement !== capInput) capInput.value = view.capCents == null ? '' : amountOf(view.capCents);
   }
 
   async function load() {
@@ -106,9 +121,9 @@ export function billingView(ctx) {
   capForm.addEventListener('submit', (event) => {
     event.preventDefault();
     const text = capInput.value.trim();
-    if (!/^\d{1,9}$/.test(text)) {
+    if (!AMOUNT.test(text)) {
       capInput.setAttribute('aria-invalid', 'true');
-      say(capLine, 'error', 'Enter a whole number of cents, 0 or more.');
+      say(capLine, 'error', 'Enter an amount in dollars with at most two decimals, like 12.50 (0 or more), then set the cap again.');
       capInput.focus();
       return;
     }
@@ -116,7 +131,7 @@ export function billingView(ctx) {
     say(capLine, 'info', '');
     whileBusy(capButton, 'Saving…', async () => {
       try {
-        const view = await api('PUT', '/billing/cap', { capCents: Number(text) }, { signal: ctx.signal });
+        const view = await api('PUT', '/billing/cap', { capCents: Math.round(Number(text) * 100) }, { signal: ctx.signal });
         show(view);
         say(capLine, 'success', view.asleep
           ? 'Saved. Your apps stay asleep: usage is still at or over the new cap.'

@@ -1,8 +1,10 @@
 // An app's jobs, for its owner: schedules (cron, time zone, job handler) with the runs of its
-// jobs, and webhooks (the secret is shown once, when a hook is created). Sections of the app page.
+// jobs, and webhooks (the secret is shown once, when a hook is created, with a copy button). The
+// job is chosen from the ones the live version registers. Sections of the app page's Jobs and
+// Webhooks tabs.
 
 import { api, seg } from '../api.js';
-import { h, loading, messageLine, replace, say, timeElement, whileBusy } from '../dom.js';
+import { h, loading, messageLine, replace, say, setDisabled, timeElement, whileBusy } from '../dom.js';
 import { LIST_WAITS, explain, waitingNote, whenBack } from '../outage.js';
 
 const RUNS_POLL_MS = 10_000;
@@ -30,6 +32,98 @@ function field(id, label, hint, attrs) {
   };
 }
 
+/**
+ * The job field of a form (issue 20: job names were typed, and a typo was only refused on submit).
+ * The jobs are the ones the live version registers, as the builder read them from its server.js
+ * (GET /apps/<app>/builds/<live version> → jobs): a select of them; a sentence saying what to do
+ * when there is none (no live version, or it registers no job), with the form's button disabled
+ * ('no-jobs'); a text field when they are not known (the builder could not read them: the API then
+ * accepts any name, with a note). The button waits ('no-jobs') while the jobs load.
+ */
+function jobPicker(ctx, { id, label, hint, name, liveVersion, submit }) {
+  const slot = h('div', { class: 'field', id: `${id}-field` });
+  let control = null;
+  setDisabled(submit, 'no-jobs', true);
+
+  const show = (el, hintText) => {
+    control = el;
+    replace(slot, h('label', { for: id }, label), hintText ? h('p', { class: 'hint', id: `${id}-hint` }, hintText) : null, el);
+    setDisabled(submit, 'no-jobs', false);
+  };
+  const none = (text) => {
+    control = null;
+    replace(slot, h('p', { class: 'label' }, label), h('p', { class: 'msg info', id: `${id}-none` }, text));
+    setDisabled(submit, 'no-jobs', true);
+  };
+  const asText = (why) => show(h('input', {
+    id, name: id, type: 'text', autocomplete: 'off', spellcheck: 'false', required: true, placeholder: 'digest',
+    'aria-describedby': `${id}-hint`, 'data-change': true,
+  }), `${why} ${hint}`);
+
+  async function load() {
+    if (liveVersion === null || liveVersion === undefined || liveVersion === '') {
+      none(`${name} has no live version yet, so there is no job to choose. Deploy a build whose server.js registers one, `
+        + 'e.g. app.job(\'digest\', function (ctx) { … }), then come back.');
+      return;
+    }
+    replace(slot, h('p', { class: 'label' }, label), loading('Loading the jobs of the live version…'));
+    let build;
+    try {
+      build = await api('GET', `/apps/${seg(name)}/builds/${seg(liveVersion)}`, undefined, { signal: ctx.signal });
+    } catch (error) {
+      if (ctx.signal.aborted || error.handled) return;
+      if (error.notAnswering) {
+        replace(slot, h('p', { class: 'label' }, label),
+          waitingNote('The control plane is not answering; the jobs of the live version load here when it is back.', `${id}-waiting`));
+        whenBack(load, ctx.signal);
+        return;
+      }
+      asText(`Could not load the jobs of the live version (${error.message}); type the job’s name.`);
+      return;
+    }
+    if (ctx.signal.aborted) return;
+    const jobs = build && Array.isArray(build.jobs) ? build.jobs.map(String) : null;
+    if (jobs === null) {
+      asText(`The jobs of the live version ${liveVersion} are not known (the builder could not read them); type the job’s name.`);
+    } else if (jobs.length === 0) {
+      none(`The live version ${liveVersion} registers no jobs. Add one to its server.js, e.g. `
+        + 'app.job(\'digest\', function (ctx) { … }), deploy it and promote it, then come back.');
+    } else {
+      show(h('select', { id, name: id, required: true, 'aria-describedby': `${id}-hint`, 'data-change': true },
+        jobs.map((job) => h('option', { value: job }, job))),
+      `The jobs the live version ${liveVersion} registers with app.job(…).`);
+    }
+  }
+  load();
+
+  return {
+    el: slot,
+    /** The chosen or typed job name; '' when there is none to choose. */
+    value: () => (control ? control.value.trim() : ''),
+    /** After a submit: a typed name is cleared, a select keeps its choice. */
+    clear: () => { if (control && control.tagName === 'INPUT') control.value = ''; },
+  };
+}
+
+/** Copies `text` to the clipboard; when the browser refuses, selects `shown` so that Ctrl+C does it. */
+async function copyText(text, shown) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents(shown);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    try {
+      return document.execCommand('copy');
+    } catch {
+      return false;
+    }
+  }
+}
+
 async function loadInto(ctx, listState, path, render, what) {
   let items;
   try {
@@ -48,7 +142,8 @@ async function loadInto(ctx, listState, path, render, what) {
   render(items);
 }
 
-export function schedulesSection(ctx, name) {
+/** The Jobs tab: schedules and recent runs; `liveVersion` is the app's live version, or null. */
+export function schedulesSection(ctx, name, liveVersion) {
   const base = `/apps/${seg(name)}`;
   const line = messageLine('schedules-msg');
   const list = h('ul', { id: 'schedule-list', class: 'share-list' });
@@ -58,14 +153,15 @@ export function schedulesSection(ctx, name) {
 
   const cron = field('schedule-cron', 'Cron expression', 'Five fields: minute hour day-of-month month day-of-week, e.g. “0 8 * * *” for 08:00 every day.', { placeholder: '0 * * * *', required: true });
   const zone = field('schedule-zone', 'Time zone', 'An IANA name such as Europe/Berlin; empty means UTC.', { placeholder: 'UTC' });
-  const job = field('schedule-job', 'Job handler', 'The name your server.js registers with app.job(\'name\', function (ctx) { … }).', { placeholder: 'digest', required: true });
   const add = h('button', { type: 'submit', id: 'schedule-add', class: 'primary', 'data-change': true }, 'Add schedule');
+  const job = jobPicker(ctx, { id: 'schedule-job', label: 'Job', hint: 'The name your server.js registers with app.job(\'name\', function (ctx) { … }).',
+    name, liveVersion, submit: add });
   const form = h('form', { class: 'stack', novalidate: true, 'aria-label': 'Add a schedule' },
     cron.el, zone.el, job.el, h('div', { class: 'actions' }, add));
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const body = { cron: cron.input.value.trim(), job: job.input.value.trim() };
+    const body = { cron: cron.input.value.trim(), job: job.value() };
     if (zone.input.value.trim()) body.zone = zone.input.value.trim();
     if (!body.cron || !body.job) {
       say(line, 'error', 'Enter a cron expression and the name of a job handler.');
@@ -81,7 +177,9 @@ export function schedulesSection(ctx, name) {
         say(line, 'error', `Could not add the schedule. ${explain(error)}`);
         return;
       }
-      form.reset();
+      cron.input.value = '';
+      zone.input.value = '';
+      job.clear();
       const first = `Added. It first runs ${schedule && schedule.nextTick ? 'at the time shown below' : 'at its next tick'}.`;
       // note: the job could not be checked against the live version (none yet, or its jobs are not known)
       say(line, 'success', schedule && schedule.note ? `${first} Note: ${schedule.note}.` : first);
@@ -166,7 +264,8 @@ export function schedulesSection(ctx, name) {
     runList);
 }
 
-export function hooksSection(ctx, name) {
+/** The Webhooks tab; `liveVersion` is the app's live version, or null. */
+export function hooksSection(ctx, name, liveVersion) {
   const base = `/apps/${seg(name)}`;
   const line = messageLine('hooks-msg');
   const list = h('ul', { id: 'hook-list', class: 'share-list' });
@@ -174,14 +273,14 @@ export function hooksSection(ctx, name) {
   const secretBox = h('div', { id: 'hook-secret', class: 'stack', hidden: true });
 
   const hookName = field('hook-name', 'Name', 'Lower-case letters, digits and “-”; it is part of the webhook’s address.', { placeholder: 'deploy', required: true });
-  const job = field('hook-job', 'Job handler', 'The app.job(…) that each delivery runs.', { placeholder: 'digest', required: true });
   const create = h('button', { type: 'submit', id: 'hook-create', class: 'primary', 'data-change': true }, 'Create webhook');
+  const job = jobPicker(ctx, { id: 'hook-job', label: 'Job', hint: 'The app.job(…) that each delivery runs.', name, liveVersion, submit: create });
   const form = h('form', { class: 'stack', novalidate: true, 'aria-label': 'Create a webhook' },
     hookName.el, job.el, h('div', { class: 'actions' }, create));
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const body = { name: hookName.input.value.trim(), job: job.input.value.trim() };
+    const body = { name: hookName.input.value.trim(), job: job.value() };
     if (!body.name || !body.job) {
       say(line, 'error', 'Enter a name and the name of a job handler.');
       return;
@@ -196,13 +295,26 @@ export function hooksSection(ctx, name) {
         say(line, 'error', `Could not create the webhook. ${explain(error)}`);
         return;
       }
-      form.reset();
+      hookName.input.value = '';
+      job.clear();
+      const secret = String(hook.secret);
+      const secretCode = h('code', { class: 'break', id: 'hook-secret-value' }, secret);
+      const copyLine = messageLine('hook-secret-copy-msg');
+      // Not data-change: copying changes nothing, so it stays usable during an outage.
+      const copy = h('button', { type: 'button', id: 'hook-secret-copy', class: 'small' }, 'Copy secret');
+      copy.addEventListener('click', async () => {
+        const copied = await copyText(secret, secretCode);
+        say(copyLine, copied ? 'success' : 'info', copied
+          ? 'Copied the secret. Paste it where the sender keeps its secrets.'
+          : 'The browser did not let the console copy it; the secret is selected, so press Ctrl+C (⌘C on a Mac).');
+      });
       replace(secretBox,
         h('p', { class: 'msg success' }, `Created “${hook.name}”. Copy its secret now: it is not shown again.`),
         hook.note ? h('p', { class: 'hint' }, `Note: ${hook.note}.`) : null,
         h('dl', { class: 'facts' },
           h('dt', {}, 'Address'), h('dd', {}, h('code', { class: 'break' }, String(hook.url))),
-          h('dt', {}, 'Secret'), h('dd', {}, h('code', { class: 'break', id: 'hook-secret-value' }, String(hook.secret)))),
+          h('dt', {}, 'Secret'), h('dd', {}, secretCode, ' ', copy)),
+        copyLine,
         h('p', { class: 'hint' }, 'Senders POST to the address with the header Qaldy-Signature: t=<unix seconds>,v1=<hex of ' +
           'HMAC-SHA256 of "<t>.<raw body>" with this secret>, signed when sent (a timestamp more than 5 minutes off is ' +
           'refused), and an Idempotency-Key to make retries safe.'));
@@ -212,6 +324,69 @@ export function hooksSection(ctx, name) {
   });
 
   function hookItem(hk) {
+    const hookPath = `${base}/hooks/${seg(hk.name)}`;
+    const deliveries = h('ul', { class: 'delivery-list', 'data-deliveries': String(hk.name) });
+    const deliveriesState = h('div', {});
+    const testLine = messageLine(null);
+    testLine.dataset.testMsg = String(hk.name);
+    const test = h('button', { type: 'button', class: 'small', 'data-change': true, 'data-test-hook': String(hk.name),
+      'aria-label': `Send a test delivery to the webhook ${hk.name}` }, 'Send a test delivery');
+
+    const deliveryItem = (d) => h('li', { class: 'delivery-item', 'data-delivery': String(d.deliveryId), 'data-test': d.test ? 'true' : 'false' },
+      timeElement(d.receivedAt), ' · ', d.test ? h('strong', {}, 'Test delivery') : 'Delivery',
+      ` · ${d.bodyBytes} bytes · `,
+      d.runId == null ? 'no run' : `run ${d.runId}${d.runState ? ` ${d.runState}` : ''}`);
+
+    async function loadDeliveries() {
+      let items;
+      try {
+        items = await api('GET', `${hookPath}/deliveries?limit=10`, undefined, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        if (error.notAnswering) {
+          replace(deliveriesState, waitingNote(LIST_WAITS, null));
+          whenBack(loadDeliveries, ctx.signal);
+          return;
+        }
+        replace(deliveriesState, h('p', { class: 'msg error', role: 'alert' }, `Could not load the deliveries. ${error.message}`));
+        return;
+      }
+      if (ctx.signal.aborted) return;
+      const list = Array.isArray(items) ? items : [];
+      replace(deliveries, list.map(deliveryItem));
+      replace(deliveriesState, list.length ? [] : h('p', { class: 'empty' }, 'No deliveries yet. Send a test delivery to see one arrive.'));
+    }
+
+    // A delivery's run finishes a moment after it is recorded: look again a few times, then stop.
+    let refreshes = 0;
+    let refreshTimer = null;
+    const refreshSoon = () => {
+      clearTimeout(refreshTimer);
+      refreshes = 0;
+      const again = async () => {
+        if (ctx.signal.aborted) return;
+        await loadDeliveries();
+        refreshes += 1;
+        const pending = [...deliveries.querySelectorAll('[data-delivery]')].some((li) => /run \d+ (queued|running|waiting-for-cap)$/.test(li.textContent));
+        if (pending && refreshes < 40) refreshTimer = setTimeout(again, 1500); // a minute at most
+      };
+      again();
+    };
+    ctx.signal.addEventListener('abort', () => clearTimeout(refreshTimer));
+
+    test.addEventListener('click', () => whileBusy(test, 'Sending…', async () => {
+      say(testLine, 'info', '');
+      try {
+        await api('POST', `${hookPath}/test`, undefined, { signal: ctx.signal });
+      } catch (error) {
+        if (ctx.signal.aborted || error.handled) return;
+        say(testLine, 'error', `Could not send a test delivery. ${explain(error)}`);
+        return;
+      }
+      say(testLine, 'success', `Sent a test delivery to “${hk.name}”, signed with its secret: it runs ${hk.job} and shows below.`);
+      refreshSoon();
+    }));
+
     const remove = h('button', { type: 'button', class: 'small danger-quiet', 'data-change': true, 'data-hook': String(hk.name),
       'aria-label': `Delete the webhook ${hk.name}` }, 'Delete');
     remove.addEventListener('click', () => whileBusy(remove, 'Deleting…', async () => {
@@ -225,10 +400,14 @@ export function hooksSection(ctx, name) {
       say(line, 'success', `Deleted “${hk.name}”; deliveries to it now get 404.`);
       loadHooks();
     }));
-    return h('li', { class: 'share-item', 'data-hook-name': String(hk.name) },
-      h('span', { class: 'break' }, h('strong', {}, String(hk.name)), ' runs ', h('code', {}, String(hk.job)),
-        h('br'), h('small', {}, h('code', {}, String(hk.url)))),
-      remove);
+    loadDeliveries();
+    return h('li', { class: 'hook-item', 'data-hook-name': String(hk.name) },
+      h('div', { class: 'share-item' },
+        h('span', { class: 'break' }, h('strong', {}, String(hk.name)), ' runs ', h('code', {}, String(hk.job)),
+          h('br'), h('small', {}, h('code', {}, String(hk.url)))),
+        h('span', { class: 'input-row' }, test, remove)),
+      testLine,
+      h('details', { class: 'log-details', open: true }, h('summary', {}, 'Latest deliveries'), deliveriesState, deliveries));
   }
 
   function loadHooks() {

@@ -1,18 +1,41 @@
-// The app's shield ('#/apps/<name>', owner only): lower limits than the plan's (per client, per
-// app, per day), the time zone whose days the daily limit counts, and user agents and address
+// The app's shield ('#/apps/<name>/shield', owner only): lower limits than the plan's (per client,
+// per app, per day), the time zone whose days the daily limit counts, and user agents and address
 // ranges to block. Saved through the API
 // (PUT /api/v1/apps/<app>/shield); the gates pick the change up within about 15 seconds and keep
-// applying the last settings they knew while the control plane is down.
+// applying the last settings they knew while the control plane is down. Beside each limit, what the
+// app's plan allows, from the gate (GET /console/plan.json?app=<name>, also during an outage).
 
 import { api, seg } from '../api.js';
 import { h, loading, messageLine, replace, say, whileBusy } from '../dom.js';
 import { explain, waitingNote, whenBack } from '../outage.js';
 
 const NUMBERS = [
-  ['perClientPerMinute', 'Requests a minute per visitor', 'Each visitor’s address; empty: the plan’s limit.'],
-  ['perAppPerMinute', 'Requests a minute for everyone', 'All visitors together; empty: the plan’s limit.'],
-  ['perAppPerDay', 'Requests a day', 'Past it, visitors get “daily limit reached” until the next day starts; empty: the plan’s limit.'],
+  ['perClientPerMinute', 'Requests a minute per visitor', 'Each visitor’s address; empty: the plan’s limit.', 'a minute per visitor'],
+  ['perAppPerMinute', 'Requests a minute for everyone', 'All visitors together; empty: the plan’s limit.', 'a minute for everyone'],
+  ['perAppPerDay', 'Requests a day', 'Past it, visitors get “daily limit reached” until the next day starts; empty: the plan’s limit.', 'a day'],
 ];
+const PLAN_URL = '/console/plan.json';
+const PLAN_TIMEOUT_MS = 5_000;
+const count = new Intl.NumberFormat();
+
+/** The app's plan at the gate: {plan, perClientPerMinute, perAppPerMinute, perAppPerDay}, or null when the gate did not say. */
+async function loadPlan(name, signal) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), PLAN_TIMEOUT_MS);
+  const stop = () => controller.abort();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    const response = await fetch(`${PLAN_URL}?app=${encodeURIComponent(name)}`, {
+      headers: { Accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin', signal: controller.signal,
+    });
+    return response.ok ? await response.json() : null;
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', stop);
+  }
+}
 // The zone names this browser knows, offered as suggestions (the API checks the name).
 const ZONES = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
 const ZONE_HINT = 'The daily limit starts again at midnight in this time zone, e.g. Europe/Berlin; '
@@ -27,15 +50,18 @@ export function shieldSection(ctx, name) {
   const line = messageLine('shield-msg');
   const inputs = {};
   const fields = [];
+  const planNotes = {};
   for (const [key, label, hint] of NUMBERS) {
     inputs[key] = h('input', {
       id: `shield-${key}`, name: key, type: 'number', min: '1', step: '1', inputmode: 'numeric',
-      'aria-describedby': `shield-${key}-hint`, 'data-change': true,
+      'aria-describedby': `shield-${key}-hint shield-${key}-plan`, 'data-change': true,
     });
+    planNotes[key] = h('p', { class: 'hint plan-limit', id: `shield-${key}-plan` });
     fields.push(h('div', { class: 'field' },
       h('label', { for: `shield-${key}` }, label),
       h('p', { class: 'hint', id: `shield-${key}-hint` }, hint),
-      inputs[key]));
+      inputs[key],
+      planNotes[key]));
   }
   inputs.dayZone = h('input', {
     id: 'shield-dayZone', name: 'dayZone', type: 'text', maxlength: '64', list: 'shield-dayZone-names',
@@ -113,6 +139,22 @@ export function shieldSection(ctx, name) {
       say(line, 'success', 'Saved. The gates apply it within about 15 seconds.');
     });
   });
+
+  async function showPlan() {
+    const plan = await loadPlan(name, ctx.signal);
+    if (ctx.signal.aborted) return;
+    for (const [key, , , per] of NUMBERS) {
+      const limit = plan ? Number(plan[key]) : NaN;
+      if (Number.isFinite(limit) && limit > 0) {
+        planNotes[key].textContent = `The ${plan.plan} plan allows ${count.format(limit)} requests ${per}; set a lower number to limit it further.`;
+        inputs[key].max = String(limit);
+        inputs[key].placeholder = String(limit);
+      } else {
+        planNotes[key].textContent = 'The plan’s limit could not be read just now; leave the field empty to keep it.';
+      }
+    }
+  }
+  showPlan();
 
   async function load() {
     let settings;

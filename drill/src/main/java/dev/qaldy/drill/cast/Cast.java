@@ -50,7 +50,7 @@ public final class Cast {
         this.app = "drill-" + stamp;
         this.cappedApp = "drill-" + stamp + "-capped";
         this.site = "drill-" + stamp + "-site";
-        this.bundle = Zips.of(cell.root().resolve("examples/guestbook"));
+        this.bundle = Zips.of(cell.root().resolve("examples/guestbook"), app);
     }
 
     /**
@@ -123,7 +123,7 @@ public final class Cast {
 
     private void publish(Visitor who, String name) {
         Visitor.expect(who.api("POST", "/apps", "{\"name\":" + Json.quote(name) + "}"), 201, "creating " + name);
-        build(who, name, bundle);
+        build(who, name, name.equals(app) ? bundle : Zips.of(cell.root().resolve("examples/guestbook"), name));
     }
 
     /** Uploads {@code zip} as a build of {@code name}, waits for it and makes it live. */

@@ -105,6 +105,11 @@ public class Shield {
         return ShieldMemory.directory(dir, var);
     }
 
+    /** The plan {@code app} is on (config's {@code qaldy.gate.shield.app.<app>.plan}, else free), before its owner's lower limits. */
+    public Plan plan(String app) {
+        return rules.planOf(app);
+    }
+
     /** Each app's settings: config's, joined by what the gate learned from the control plane. */
     public ShieldSettings settings() {
         return rules.settings();

@@ -123,6 +123,11 @@ public final class ShieldRules {
         return new ShieldVerdict.Pass(client.map(InetAddress::getHostAddress).orElse(req.peer()));
     }
 
+    /** The plan {@code app} is on, before its owner's lower limits: free for a plan the gate does not know. */
+    public Plan planOf(String app) {
+        return plans.getOrDefault(settings.forApp(app).plan(), plans.get(Plan.FREE));
+    }
+
     /**
      * The limits in force for an app with these settings: its plan (free for a plan the gate does
      * not know), lowered where its owner set lower limits.

@@ -77,6 +77,10 @@ class ShieldConfigTest {
         assertThat(rules.settings().forApp("my-app").plan()).isEqualTo("gold");
         assertThat(rules.settings().forApp("guestbook")).isEqualTo(AppShieldSettings.DEFAULT);
         assertThat(AppShieldSettings.DEFAULT.plan()).isEqualTo("free");
+        // what the console shows beside the shield's fields (issue 20): the app's plan, free for any other name
+        assertThat(rules.planOf("memo")).isEqualTo(rules.plans().get("pro"));
+        assertThat(rules.planOf("my-app")).as("a plan without limits in config").isEqualTo(rules.plans().get("free"));
+        assertThat(rules.planOf("no-such-app")).isEqualTo(rules.plans().get("free"));
     }
 
     @ParameterizedTest(name = "{0}")

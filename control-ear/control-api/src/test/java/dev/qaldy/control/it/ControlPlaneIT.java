@@ -250,8 +250,15 @@ class ControlPlaneIT {
         JsonObject build = awaitBuild(ana, app, 1, "succeeded");
         String sha = build.getString("sha256");
         assertThat(sha).matches("[0-9a-f]{64}");
-        assertThat(build.getJsonArray("log").getValuesAs(JsonString::getString)).anyMatch(l -> l.contains("sealed version 1"));
+        assertThat(build.getJsonArray("log").getValuesAs(JsonString::getString)).anyMatch(l -> l.contains("sealed version 1"))
+                .as("the builder's steps, in order").extracting(l -> l.split("[: ]")[0])
+                .containsSubsequence("archive", "manifest", "bundle", "sealed", "jobs", "live");
         assertThat(Instant.parse(build.getString("createdAt"))).isBefore(Instant.now().plusSeconds(1));
+        assertThat(build.getJsonArray("jobs")).as("the guestbook registers no job").isEmpty();
+        // issue 20, first deploy: the first build goes live by itself
+        assertThat(api.get("api/v1/apps/" + app, ana.token()).json().getInt("liveVersion")).isEqualTo(1);
+        assertThat(build.getJsonArray("log").getValuesAs(JsonString::getString))
+                .contains("live: version 1 is the app's first build, so it went live by itself; later builds wait for Promote");
 
         Reply promoted = api.put("api/v1/apps/" + app + "/live", json("version", 1), ana.token());
         assertThat(promoted.status()).as(promoted.toString()).isEqualTo(200);
@@ -283,12 +290,62 @@ class ControlPlaneIT {
 
         Reply again = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
         assertThat(again.json().getInt("version")).isEqualTo(2);
-        assertThat(awaitBuild(ana, app, 2, "succeeded").getString("sha256")).as("same source, same bundle").isEqualTo(sha);
+        JsonObject second = awaitBuild(ana, app, 2, "succeeded");
+        assertThat(second.getString("sha256")).as("same source, same bundle").isEqualTo(sha);
+        assertThat(second.getJsonArray("log").getValuesAs(JsonString::getString)).noneMatch(l -> l.startsWith("live:"));
+        assertThat(api.get("api/v1/apps/" + app, ana.token()).json().getInt("liveVersion")).as("a later build waits for Promote").isEqualTo(1);
         assertThat(api.get("api/v1/apps/" + app + "/builds", ana.token()).array())
                 .extracting(v -> v.asJsonObject().getInt("version")).containsExactly(2, 1);
         assertProblem(api.put("api/v1/apps/" + app + "/live", json("version", 9), ana.token()), 404, "no version 9");
         assertProblem(api.internal("GET", "api/v1/internal/apps/" + app + "/versions/9/bundle", null, TestCell.runtimeToken()), 404, "no version 9");
         assertThat(TestCell.spooledUploads()).isZero();
+    }
+
+    @Test
+    void an_owner_may_have_every_build_go_live_by_itself() {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        assertThat(api.get("api/v1/apps/" + app, ana.token()).json().getBoolean("promoteEveryBuild")).isFalse();
+        api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        awaitBuild(ana, app, 1, "succeeded");
+
+        Reply set = api.put("api/v1/apps/" + app + "/promote-every-build", "{\"promoteEveryBuild\":true}", ana.token());
+        assertThat(set.status()).as(set.toString()).isEqualTo(200);
+        assertThat(set.json().getBoolean("promoteEveryBuild")).isTrue();
+        api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        assertThat(awaitBuild(ana, app, 2, "succeeded").getJsonArray("log").getValuesAs(JsonString::getString))
+                .contains("live: version 2 went live by itself, as the app's settings say for every build");
+        assertThat(api.get("api/v1/apps/" + app, ana.token()).json().getInt("liveVersion")).isEqualTo(2);
+
+        assertThat(api.put("api/v1/apps/" + app + "/promote-every-build", "{\"promoteEveryBuild\":false}", ana.token()).status())
+                .isEqualTo(200);
+        api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        awaitBuild(ana, app, 3, "succeeded");
+        assertThat(api.get("api/v1/apps/" + app, ana.token()).json().getInt("liveVersion")).as("back to waiting for Promote").isEqualTo(2);
+
+        assertProblem(api.put("api/v1/apps/" + app + "/promote-every-build", "{\"promoteEveryBuild\":\"yes\"}", ana.token()), 400,
+                "must be true or false");
+        Person bob = signUpAndIn("bob");
+        assertThat(api.put("api/v1/apps/" + app + "/promote-every-build", "{\"promoteEveryBuild\":true}", bob.token()).status())
+                .as("only the owner").isIn(403, 404);
+        List<String> actions = api.get("api/v1/audit?limit=50", ana.token()).json().getJsonArray("entries").stream()
+                .map(JsonValue::asJsonObject).map(e -> e.getString("action") + " " + e.getString("target")).toList();
+        assertThat(actions).containsSubsequence("app.promote-every-build false", "promote version 2 (every build goes live by itself)",
+                "app.promote-every-build true", "promote version 1 (first build, live by itself)");
+    }
+
+    @Test
+    void an_archive_whose_qaldy_json_names_another_app_is_refused_at_upload_saying_what_to_change() throws Exception {
+        Person ana = signUpAndIn("ana");
+        String app = createApp(ana);
+        Reply refused = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook("guestbook")), ana.token());
+        assertProblem(refused, 400, "This archive's qaldy.json names the app \"guestbook\", not \"" + app + "\". Set \"name\" to \""
+                + app + "\" in qaldy.json and upload it again, or upload it to the app \"guestbook\".");
+        assertThat(api.get("api/v1/apps/" + app + "/builds", ana.token()).array()).as("nothing was queued").isEmpty();
+        Reply right = api.upload("api/v1/apps/" + app + "/builds", BodyPublishers.ofByteArray(Zips.guestbook(app)), ana.token());
+        assertThat(right.status()).as(right.toString()).isEqualTo(202);
+        assertThat(right.json().getInt("version")).as("the refused upload took no version").isEqualTo(1);
+        awaitBuild(ana, app, 1, "succeeded");
     }
 
     @Test

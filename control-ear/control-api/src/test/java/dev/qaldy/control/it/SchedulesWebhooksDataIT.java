@@ -344,6 +344,40 @@ class SchedulesWebhooksDataIT {
     }
 
     @Test
+    @Order(3)
+    void the_owner_has_the_control_plane_send_a_signed_test_delivery_that_runs_the_job_and_is_listed() throws Exception {
+        String app = createApp(owner);
+        assertThat(api.post("api/v1/apps/" + app + "/hooks", json("name", "ping", "job", "digest"), owner.token()).status()).isEqualTo(201);
+        String path = "api/v1/apps/" + app + "/hooks/ping";
+        assertThat(api.get(path + "/deliveries", owner.token()).array()).as("none yet").isEmpty();
+
+        Reply sent = api.post(path + "/test", "{}", owner.token());
+        assertThat(sent.status()).as(sent.toString()).isEqualTo(202);
+        String deliveryId = sent.json().getString("deliveryId");
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> runs(app).stream().anyMatch(r -> r.getString("state").equals("succeeded")));
+        JsonObject run = runs(app).get(0);
+        assertThat(run.getString("actor")).isEqualTo("webhook");
+        assertThat(run.getString("hook")).isEqualTo("ping");
+        Seen seen = AT_RUNTIME.stream().filter(s -> s.body() != null && s.body().getJsonNumber("runId").longValue()
+                == run.getJsonNumber("id").longValue()).findFirst().orElseThrow();
+        JsonObject payload = Json.createReader(new java.io.StringReader(seen.body().getString("payload"))).readObject();
+        assertThat(payload.getString("type")).isEqualTo("qaldy.test");
+        assertThat(payload.getString("hook")).isEqualTo("ping");
+
+        List<JsonObject> deliveries = api.get(path + "/deliveries", owner.token()).array().getValuesAs(JsonObject.class);
+        assertThat(deliveries).hasSize(1);
+        assertThat(deliveries.get(0).getString("deliveryId")).isEqualTo(deliveryId);
+        assertThat(deliveries.get(0).getBoolean("test")).isTrue();
+        assertThat(deliveries.get(0).getJsonNumber("runId").longValue()).isEqualTo(run.getJsonNumber("id").longValue());
+        assertThat(deliveries.get(0).getString("runState")).isEqualTo("succeeded");
+
+        assertProblem(api.post("api/v1/apps/" + app + "/hooks/nope/test", "{}", owner.token()), 404, "has no hook named nope");
+        assertProblem(api.get("api/v1/apps/" + app + "/hooks/nope/deliveries", owner.token()), 404, "has no hook named nope");
+        assertProblem(api.post(path + "/test", "{}", signUpAndIn("outsider").token()), 404, "no app named");
+    }
+
+    @Test
     @Order(4)
     void bad_signature_unknown_hook_oversize_and_idempotent_replays() throws Exception {
         String app = createApp(owner);

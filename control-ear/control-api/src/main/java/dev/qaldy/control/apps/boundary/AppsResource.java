@@ -82,6 +82,18 @@ public class AppsResource {
         return apps.changeKind(current.get(), app, AppKind.parse(JsonBody.read(body).text("kind")));
     }
 
+    /**
+     * {@code {"promoteEveryBuild":true}}: every build that succeeds goes live by itself;
+     * {@code false}: only the first one, later ones wait for {@code PUT …/live} (owner only) → 200 the app;
+     * anything but a JSON boolean → 400.
+     */
+    @PUT
+    @Path("{app}/promote-every-build")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public AppView promoteEveryBuild(@PathParam("app") String app, InputStream body) {
+        return apps.promoteEveryBuild(current.get(), app, JsonBody.read(body).bool("promoteEveryBuild"));
+    }
+
     /** {@code {version}} → makes a succeeded build live (owner only) → 200 the app. */
     @PUT
     @Path("{app}/live")

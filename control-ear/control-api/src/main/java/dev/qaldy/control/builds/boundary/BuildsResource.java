@@ -1,9 +1,11 @@
 package dev.qaldy.control.builds.boundary;
 
 import dev.qaldy.contract.session.Session;
+import dev.qaldy.control.builds.control.JobExports;
 import dev.qaldy.control.builds.control.UploadSpool;
 import dev.qaldy.control.builds.control.UploadSpool.Spooled;
 import dev.qaldy.control.builds.entity.Build;
+import dev.qaldy.control.builds.entity.BuildStatus;
 import dev.qaldy.control.platform.boundary.CurrentSession;
 import dev.qaldy.control.platform.boundary.SignedIn;
 import dev.qaldy.control.platform.control.NotFound;
@@ -32,13 +34,19 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class BuildsResource {
 
-    /** A build as the API shows it; {@code sha256} and {@code finishedAt} are null until it is done. */
+    /**
+     * A build as the API shows it; {@code sha256} and {@code finishedAt} are null until it is done;
+     * {@code jobs} are the job names its server.js registers (what a schedule or hook may name, as the
+     * console's forms offer them), null until it succeeded or when the builder could not read them.
+     */
     public record BuildView(long version, String status, String sha256, List<String> log, Instant createdAt,
-            Instant finishedAt) {
+            Instant finishedAt, List<String> jobs) {
 
         static BuildView of(Build build) {
+            JobExports exports = JobExports.fromStored(build.jobs());
+            List<String> jobs = build.status() == BuildStatus.SUCCEEDED && exports.complete() ? List.copyOf(exports.names()) : null;
             return new BuildView(build.version(), build.status().label(), build.sha256(), build.logLines(),
-                    build.createdAt(), build.finishedAt());
+                    build.createdAt(), build.finishedAt(), jobs);
         }
     }
 
@@ -57,7 +65,8 @@ public class BuildsResource {
 
     /**
      * The request body is the zip: streamed to disk, refused with 413 by its declared length
-     * before reading, or as soon as more than the limit arrived → 202 {@code {version, status}}.
+     * before reading, or as soon as more than the limit arrived → 202 {@code {version, status}}; a
+     * {@code qaldy.json} naming another app → 400 problem saying what to change.
      */
     @POST
     @Consumes({"application/zip", MediaType.APPLICATION_OCTET_STREAM})

@@ -79,6 +79,18 @@ public record JsonBody(JsonObject json) {
         return value == null || value.getValueType() == JsonValue.ValueType.NULL ? fallback : text(field);
     }
 
+    /** @throws InvalidInput unless {@code field} is {@code true} or {@code false} */
+    public boolean bool(String field) {
+        JsonValue value = json.get(field);
+        if (value != null && value.getValueType() == JsonValue.ValueType.TRUE) {
+            return true;
+        }
+        if (value != null && value.getValueType() == JsonValue.ValueType.FALSE) {
+            return false;
+        }
+        throw new InvalidInput("\"" + field + "\" is required and must be true or false");
+    }
+
     /** @throws InvalidInput unless {@code field} is a whole number */
     public long wholeNumber(String field) {
         JsonValue value = json.get(field);

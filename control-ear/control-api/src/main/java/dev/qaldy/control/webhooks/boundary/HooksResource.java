@@ -2,7 +2,9 @@ package dev.qaldy.control.webhooks.boundary;
 
 import dev.qaldy.control.platform.boundary.CurrentSession;
 import dev.qaldy.control.platform.boundary.JsonBody;
+import dev.qaldy.control.platform.boundary.QueryNumbers;
 import dev.qaldy.control.platform.boundary.SignedIn;
+import dev.qaldy.control.webhooks.entity.Delivery;
 import dev.qaldy.control.webhooks.entity.Hook;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -12,6 +14,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
@@ -20,6 +23,7 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /** {@code /api/v1/apps/{app}/hooks}: create (the secret is shown once), list and delete an app's webhooks (owner only). */
 @Path("apps/{app}/hooks")
@@ -61,6 +65,40 @@ public class HooksResource {
         return Response.created(uri.getAbsolutePathBuilder().path(hook.name()).build())
                 .header("Cache-Control", "no-store")
                 .entity(new CreatedView(hook.name(), hook.job(), created.url(), created.secret(), hook.createdAt(), created.note())).build();
+    }
+
+    /**
+     * A delivery as its hook's owner sees it: when it arrived, its size, whether it was a test the
+     * control plane sent, and the run it queued ({@code runState} null when the run is gone).
+     */
+    public record DeliveryView(String deliveryId, Instant receivedAt, long bodyBytes, boolean test, Long runId,
+            String runState) {
+
+        static DeliveryView of(Hooks.DeliveryRecord record) {
+            Delivery d = record.delivery();
+            return new DeliveryView(d.deliveryId(), d.receivedAt(), d.bodyBytes(), d.isTest(), d.runId(),
+                    record.run() == null ? null : record.run().state().label());
+        }
+    }
+
+    /**
+     * Sends the hook a test delivery, signed with its secret, through the same checks as a sender's
+     * → 202 {@code {"deliveryId"}}; it runs the hook's job and shows in the deliveries. No such hook → 404.
+     */
+    @POST
+    @Path("{hook}/test")
+    public Response test(@PathParam("app") String app, @PathParam("hook") String hook) {
+        Hooks.Received received = hooks.sendTest(current.get(), app, hook);
+        return Response.accepted(Map.of("deliveryId", received.deliveryId())).build();
+    }
+
+    /** The hook's latest deliveries, newest first ({@code limit} 1–100, default 20). No such hook → 404. */
+    @GET
+    @Path("{hook}/deliveries")
+    public List<DeliveryView> deliveries(@PathParam("app") String app, @PathParam("hook") String hook,
+            @QueryParam("limit") String limit) {
+        long n = QueryNumbers.wholeNumber("limit", limit, 20);
+        return hooks.deliveries(current.get(), app, hook, (int) Math.min(n, 100)).stream().map(DeliveryView::of).toList();
     }
 
     /** → 204; no such hook → 404. */

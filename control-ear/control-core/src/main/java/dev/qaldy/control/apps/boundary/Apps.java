@@ -125,6 +125,20 @@ public class Apps {
     }
 
     /**
+     * Sets whether every build of the app that succeeds goes live by itself, or only its first one
+     * (owner only); audited as {@code app.promote-every-build} with the new value. The same value again
+     * changes nothing.
+     */
+    public AppView promoteEveryBuild(Session me, String name, boolean every) {
+        App app = guard.ownedForUpdate(me, name);
+        if (app.promotesEveryBuild() != every) {
+            app.promoteEveryBuild(every);
+            audit.fire(new Audited(me.email(), Audited.APP_PROMOTE_EVERY_BUILD, app.id(), name, Boolean.toString(every)));
+        }
+        return view(app, AppView.OWNER);
+    }
+
+    /**
      * Whether anyone may open {@code name} without signing in, for the gate.
      *
      * @throws dev.qaldy.control.platform.control.NotFound when there is no such app
@@ -176,6 +190,6 @@ public class Apps {
 
     private AppView view(App app, String role) {
         return new AppView(app.name(), app.owner().email(), role, app.liveVersion(), urls.app(app.name()),
-                app.kind().json());
+                app.kind().json(), app.promotesEveryBuild());
     }
 }

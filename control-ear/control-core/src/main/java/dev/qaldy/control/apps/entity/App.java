@@ -65,6 +65,13 @@ public class App {
     @Column(name = "SHARING_VERSION", nullable = false)
     private long sharingVersion;
 
+    /**
+     * True: every build that succeeds goes live by itself (the owner's choice on the console's Settings
+     * tab). False or null (rows from before the setting): only the first one does, later ones wait for Promote.
+     */
+    @Column(name = "PROMOTE_EVERY_BUILD")
+    private Boolean promoteEveryBuild;
+
     /** {@code "app"} or {@code "site"}; null in rows from before kinds existed, which read as an app. */
     @Column(name = "KIND", length = 8)
     private String kind;
@@ -145,6 +152,16 @@ public class App {
             throw new IllegalStateException(name + " has no live version without a sequence");
         }
         this.liveSequence = sequence;
+    }
+
+    /** True when every succeeded build goes live by itself; false when only the first one does. */
+    public boolean promotesEveryBuild() {
+        return Boolean.TRUE.equals(promoteEveryBuild);
+    }
+
+    /** Sets whether every succeeded build goes live by itself (true) or only the first one (false). */
+    public void promoteEveryBuild(boolean every) {
+        this.promoteEveryBuild = every;
     }
 
     /** An app (sign-in) or a public site; never public unless set so. */

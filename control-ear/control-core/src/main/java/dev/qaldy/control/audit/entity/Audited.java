@@ -21,6 +21,8 @@ public record Audited(String actor, String action, Long appId, String appName, S
     public static final String APP_DELETE = "app.delete";
     /** The app became a public site or an app behind sign-in again; the target is the new kind. */
     public static final String APP_KIND = "app.kind";
+    /** The owner chose whether every build goes live by itself; the target is the new value, true or false. */
+    public static final String APP_PROMOTE_EVERY_BUILD = "app.promote-every-build";
     public static final String BUILD = "build";
     public static final String PROMOTE = "promote";
     public static final String SHARE = "share";

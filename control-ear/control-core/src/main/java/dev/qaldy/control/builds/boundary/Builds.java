@@ -6,6 +6,7 @@ import dev.qaldy.control.apps.entity.App;
 import dev.qaldy.control.audit.entity.Audited;
 import dev.qaldy.control.apps.entity.AppName;
 import dev.qaldy.control.builds.control.LiveRecordSigner;
+import dev.qaldy.control.builds.control.Manifest;
 import dev.qaldy.control.builds.control.NoLiveVersion;
 import dev.qaldy.control.builds.control.UploadSpool.Spooled;
 import dev.qaldy.control.builds.entity.Build;
@@ -15,6 +16,7 @@ import dev.qaldy.control.builds.entity.BundleBytes;
 import dev.qaldy.control.builds.entity.LiveBuild;
 import dev.qaldy.control.builds.entity.LiveClock;
 import dev.qaldy.control.platform.control.Conflict;
+import dev.qaldy.control.platform.control.InvalidInput;
 import dev.qaldy.control.platform.control.NotFound;
 import dev.qaldy.control.platform.control.SequenceRows;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -59,11 +61,16 @@ public class Builds {
     }
 
     /**
-     * Records version N+1 as queued; the builder starts once this transaction commits.
+     * Records version N+1 as queued; the builder starts once this transaction commits. The first
+     * build that succeeds while nothing is live goes live by itself ({@code BuildRecorder}).
      *
      * @param upload the spooled archive; the builder owns it from the commit on
+     * @throws InvalidInput (400) when its {@code qaldy.json} names another app (issue 20)
      */
     public Build queue(Session me, String appName, Spooled upload) {
+        Manifest.declaredName(upload.file()).filter(declared -> !declared.equals(appName)).ifPresent(declared -> {
+            throw new InvalidInput(otherAppMessage(declared, appName));
+        });
         App app = guard.ownedForUpdate(me, appName);
         long version = app.nextBuildVersion();
         Build build = new Build(app, version, me.email(), upload.bytes(), clock.instant());
@@ -72,6 +79,13 @@ public class Builds {
         audit.fire(new Audited(me.email(), Audited.BUILD, app.id(), app.name(), "version " + version));
         queued.fire(new BuildQueued(build.id(), app.name(), version, upload.file()));
         return build;
+    }
+
+    /** Why an archive made for {@code declared} is not built as {@code appName}, with what to do instead. */
+    static String otherAppMessage(String declared, String appName) {
+        String shown = declared.length() > 63 ? declared.substring(0, 63) + "…" : declared;
+        return "This archive's qaldy.json names the app \"" + shown + "\", not \"" + appName + "\". Set \"name\" to \""
+                + appName + "\" in qaldy.json and upload it again, or upload it to the app \"" + shown + "\".";
     }
 
     /** All builds of the app, newest first (owner only). */

@@ -7,7 +7,14 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Set;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * An archive's {@code qaldy.json}: {@code {"name":"guestbook","kind":"app","handler":"server.js"}}
@@ -63,6 +70,39 @@ public record Manifest(String name, String kind, String handler) {
                     + (handler.length() > 100 ? handler.substring(0, 100) + "…" : handler) + "\" is not one");
         }
         return new Manifest(name, kind, handler);
+    }
+
+    /**
+     * The {@code "name"} an uploaded archive's {@code qaldy.json} declares, read before the build is
+     * queued (issue 20: an archive made for another app is refused at upload, not built).
+     *
+     * @return empty when the archive is not a zip, has no readable manifest of at most {@link #MAX_BYTES}
+     *         bytes, or no string {@code name}: the builder then fails the build naming the problem
+     */
+    public static Optional<String> declaredName(Path archive) {
+        try (ZipFile zip = new ZipFile(archive.toFile(), StandardCharsets.UTF_8)) {
+            ZipEntry entry = zip.getEntry(FILE);
+            if (entry == null || entry.isDirectory()) {
+                return Optional.empty();
+            }
+            byte[] json;
+            try (InputStream in = zip.getInputStream(entry)) {
+                json = in.readNBytes(MAX_BYTES + 1);
+            }
+            if (json.length > MAX_BYTES) {
+                return Optional.empty();
+            }
+            try (JsonReader reader = Json.createReader(new ByteArrayInputStream(json))) {
+                JsonValue value = reader.readValue();
+                if (value.getValueType() != JsonValue.ValueType.OBJECT
+                        || !(value.asJsonObject().get("name") instanceof JsonString name)) {
+                    return Optional.empty();
+                }
+                return Optional.of(name.getString());
+            }
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     private static String string(JsonObject object, String key, boolean required) throws BundleRejected {

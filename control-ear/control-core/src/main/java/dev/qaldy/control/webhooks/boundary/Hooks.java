@@ -18,6 +18,7 @@ import dev.qaldy.control.webhooks.entity.Hook;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import jakarta.json.Json;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
@@ -220,6 +221,53 @@ public class Hooks {
                     + tolerance.toSeconds() + " s allowed; check the sender's clock";
             case VALID -> throw new IllegalArgumentException("a valid signature is not refused");
         };
+    }
+
+    /**
+     * Sends the hook a test delivery as a sender would (owner only; issue 20, "send a test delivery"):
+     * a JSON body {@code {"type":"qaldy.test","app","hook","sentAt"}} signed now with the hook's own
+     * secret, received through {@link #receive} like any delivery, so it is checked, recorded (marked as a
+     * test) and runs the hook's job. A sender's signing can then be compared with a delivery known good.
+     *
+     * @throws NotFound when the app has no such hook
+     */
+    public Received sendTest(Session me, String appName, String hookName) {
+        App app = guard.owned(me, appName);
+        Hook hook = owned(app, hookName);
+        Instant now = clock.instant();
+        byte[] body = Json.createObjectBuilder().add("type", "qaldy.test").add("app", app.name()).add("hook", hook.name())
+                .add("sentAt", now.toString()).build().toString().getBytes(StandardCharsets.UTF_8);
+        String signature = HookSignature.sign(hook.secret(), now.getEpochSecond(), body);
+        return receive(app.name(), hook.name(), body, signature, null, Delivery.TEST_KEY_PREFIX + UUID.randomUUID());
+    }
+
+    /**
+     * A hook's latest deliveries, newest first, with the runs they queued (owner only).
+     *
+     * @param limit most deliveries returned, 1 to 100
+     * @throws NotFound when the app has no such hook
+     */
+    public List<DeliveryRecord> deliveries(Session me, String appName, String hookName, int limit) {
+        Hook hook = owned(guard.owned(me, appName), hookName);
+        return em.createNamedQuery(Delivery.OF_HOOK, Delivery.class).setParameter("hookId", hook.id())
+                .setMaxResults(Math.max(1, Math.min(limit, 100))).getResultStream()
+                .map(d -> new DeliveryRecord(d, d.runId() == null ? null : em.find(Run.class, d.runId()))).toList();
+    }
+
+    /**
+     * A delivery with the run it queued.
+     *
+     * @param run null when the run is gone (its app's runs were pruned) or none was queued
+     */
+    public record DeliveryRecord(Delivery delivery, Run run) {
+    }
+
+    private Hook owned(App app, String name) {
+        Hook hook = Hook.isWellFormed(name) ? byName(app, name) : null;
+        if (hook == null) {
+            throw new NotFound(app.name() + " has no hook named " + (Hook.isWellFormed(name) ? name : "like that"));
+        }
+        return hook;
     }
 
     private Hook byName(App app, String name) {

@@ -26,6 +26,7 @@ import java.util.Objects;
 @NamedQuery(name = Delivery.BY_KEY, query = "SELECT d FROM Delivery d WHERE d.hookId = :hookId AND d.idempotencyKey = :key")
 @NamedQuery(name = Delivery.BY_SIGNATURE, query = "SELECT d FROM Delivery d WHERE d.hookId = :hookId AND d.signedAt = :signedAt"
         + " AND d.bodySha256 = :bodySha256")
+@NamedQuery(name = Delivery.OF_HOOK, query = "SELECT d FROM Delivery d WHERE d.hookId = :hookId ORDER BY d.receivedAt DESC, d.id DESC")
 @NamedQuery(name = Delivery.DELETE_OF_HOOK, query = "DELETE FROM Delivery d WHERE d.hookId = :hookId")
 @NamedQuery(name = Delivery.DELETE_OF_APP, query = "DELETE FROM Delivery d WHERE d.hookId IN"
         + " (SELECT h.id FROM Hook h WHERE h.app = :app)")
@@ -33,7 +34,10 @@ public class Delivery {
 
     public static final String BY_KEY = "Delivery.byKey";
     public static final String BY_SIGNATURE = "Delivery.bySignature";
+    public static final String OF_HOOK = "Delivery.ofHook";
     public static final String DELETE_OF_HOOK = "Delivery.deleteOfHook";
+    /** The idempotency key of a test delivery the control plane sent on the owner's behalf starts so (issue 20). */
+    public static final String TEST_KEY_PREFIX = "qaldy-test-";
     public static final String DELETE_OF_APP = "Delivery.deleteOfApp";
 
     @Id
@@ -98,6 +102,16 @@ public class Delivery {
 
     public Long runId() {
         return runId;
+    }
+
+    /** Bytes of the body as received. */
+    public long bodyBytes() {
+        return bodyBytes;
+    }
+
+    /** True for a test delivery the owner asked the control plane to send ({@link #TEST_KEY_PREFIX}). */
+    public boolean isTest() {
+        return idempotencyKey != null && idempotencyKey.startsWith(TEST_KEY_PREFIX);
     }
 
     public Instant receivedAt() {
