@@ -229,7 +229,7 @@ class CodeMemoryIT {
         copyTree(cell.root().resolve("examples/guestbook"), source);
         Path index = source.resolve("public/index.html");
         Files.writeString(index, Files.readString(index).replace("</body>", "<p id=\"v2\">Version two</p></body>"));
-        long v2 = person.build("rolled", Person.zip(source));
+        long v2 = person.build("rolled", Person.zip(source, "rolled"));
         assertThat(person.api("PUT", "/apps/rolled/live", "{\"version\":" + v2 + "}").statusCode()).isEqualTo(200);
         await().atMost(Duration.ofSeconds(10)).until(() -> person.get("rolled", "/").body().contains("Version two"));
         assertThat(Files.readAllBytes(record)).as("the runtime host wrote v2's record").isNotEqualTo(v1Record);

@@ -195,7 +195,13 @@ class PublicSiteIT {
             HttpResponse<String> gone = runtimeDirect(host, "leaflet", "/");
             assertThat(gone.statusCode()).as(host + " asks first, even with a copy in the shared cache").isEqualTo(404);
         }
-        assertThat(copies("leaflet", "")).as("the shared copy, record and index are gone").isEmpty();
+        assertThat(copies("leaflet", ".bundle")).as("the shared copy is gone").isEmpty();
+        assertThat(copies("leaflet", ".served")).as("the index is gone").isEmpty();
+        // The live record is replaced by the control plane's signed tombstone (issue 16 item 4), never the old version.
+        for (Path live : copies("leaflet", ".live")) {
+            assertThat(Files.readString(live)).as("a deleted app's record is its tombstone: no version, no seal")
+                    .contains("\"record\"").doesNotContain("\"version\"").doesNotContain("\"seal\"");
+        }
     }
 
     /**

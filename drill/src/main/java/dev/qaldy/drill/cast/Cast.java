@@ -76,7 +76,7 @@ public final class Cast {
 
         Visitor.expect(owner.api("POST", "/apps", "{\"name\":" + Json.quote(site) + ",\"kind\":\"site\"}"), 201,
                 "creating the public site " + site);
-        build(owner, site, siteBundle());
+        build(owner, site, siteBundle(site));
 
         payer = Visitor.signUp("a person over the spending cap", email("payer"), cell, http);
         publish(payer, cappedApp);
@@ -180,10 +180,10 @@ public final class Cast {
                 + (last == null ? "nothing" : last.summary()));
     }
 
-    /** The public site's files: an index, an about page, and a page per pass that nobody opens before it. */
-    static byte[] siteBundle() {
+    /** The public site {@code name}'s files: an index, an about page, and a page per pass that nobody opens before it. */
+    static byte[] siteBundle(String name) {
         java.util.Map<String, String> files = new java.util.LinkedHashMap<>();
-        files.put("qaldy.json", "{\"name\":\"drill-site\",\"kind\":\"site\"}");
+        files.put("qaldy.json", "{\"name\":\"" + name + "\",\"kind\":\"site\"}"); // the control plane refuses another app's name
         for (String page : new String[] {"index", "about", "kill", "db"}) {
             files.put("public/" + page + ".html", "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
                     + "<title>Drill site</title></head><body><h1>Drill site: " + page + "</h1>"
