@@ -55,7 +55,14 @@ public enum ListenerRoute {
             return false;
         }
         String decoded = PublicPath.decode(rawPath);
-        String path = (decoded == null ? rawPath : decoded).toLowerCase(Locale.ROOT);
-        return PublicPath.under(path, INTERNAL_PREFIX) || PublicPath.under(rawPath.toLowerCase(Locale.ROOT), INTERNAL_PREFIX);
+        return underInternal(decoded == null ? rawPath : decoded) || underInternal(rawPath);
+    }
+
+    /**
+     * {@code path} lower-cased is the internal prefix or below it. Asked for every public request: only a
+     * path starting "/." can be (lower-casing leaves '/' and '.' alone and makes neither), so only those are copied.
+     */
+    private static boolean underInternal(String path) {
+        return path.startsWith("/.") && PublicPath.under(path.toLowerCase(Locale.ROOT), INTERNAL_PREFIX);
     }
 }
