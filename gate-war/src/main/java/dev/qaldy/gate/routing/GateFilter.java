@@ -71,7 +71,8 @@ import java.util.logging.Logger;
  * answer names in {@code Server-Timing}. While the gate's view of the control plane says failing,
  * signing in is paused: a browser without a session on an app, and a sign-in to the console, get the
  * 503 "Temporarily unavailable" page at once ({@link #signInPaused}; issue 20), never a form that
- * waits for the control plane.
+ * waits for the control plane. The API on the public origin takes the console's session cookie
+ * as the caller's Bearer token, and a change made with it only with the console's proof ({@link ConsoleCall}).
  */
 @WebFilter(filterName = "gate", urlPatterns = "/*", dispatcherTypes = DispatcherType.REQUEST)
 public class GateFilter extends HttpFilter {
