@@ -103,7 +103,7 @@ onSessionChange(({ signedIn, email, wasSignedIn }) => {
       updateHeader();
       return;
     }
-    flash('You signed out in another tab. Sign in again to continue.', 'info');
+    flash('Your session ended in another tab. Sign in again to continue.', 'info');
     navigate(signInHash(currentHash()), { replace: true });
     return;
   }

@@ -81,7 +81,7 @@ final class ConsoleTabs {
             new WebDriverWait(driver, Duration.ofSeconds(5)).until(ExpectedConditions.visibilityOfElementLocated(By.id("email")));
             long shownAt = ((Number) js.executeScript("return window.qaldySignInShownAt;")).longValue();
             assertThat(shownAt - clickedAt).as("ms from the sign-out in one tab to the sign-in in the other").isBetween(0L, 1000L);
-            assertThat(driver.findElement(By.id("flash")).getText()).isEqualTo("You signed out in another tab. Sign in again to continue.");
+            assertThat(driver.findElement(By.id("flash")).getText()).isEqualTo("Your session ended in another tab. Sign in again to continue.");
             assertThat(driver.getCurrentUrl()).as("back to the app after signing in").contains("#/signin?next=");
             assertThat(keptKeys(js)).as("what the first tab kept is gone").isEmpty();
             assertThat(driver.findElement(By.id("nav")).isDisplayed()).isFalse();
