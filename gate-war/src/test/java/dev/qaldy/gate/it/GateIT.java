@@ -280,7 +280,7 @@ class GateIT {
      * the sign-out clears it.
      */
     @Test
-    @Order(2)
+    @Order(4)
     void theConsolesSessionIsACookieTheApiGetsAsBearerAndItsChangesNeedTheConsolesProof() throws IOException {
         String self = "Origin: http://" + publicHost();
         byte[] json = "{\"email\":\"ann@example.com\",\"password\":\"x\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
