@@ -148,7 +148,7 @@ final class ConsoleTabs {
                 + " 'Accept': 'application/json' }, body: JSON.stringify({ name: 'csrf-probe-page' }) })"
                 + ".then(function (r) { return r.json().then(function (j) { done([r.status, j.detail || '']); }); })"
                 + ".catch(function (e) { done([0, String(e)]); });");
-        assertThat((List<?>) inPage).as("a POST of the page without X-Qaldy-CSRF").containsExactly(403L, REFUSED
+        assertThat((List<Object>) inPage).as("a POST of the page without X-Qaldy-CSRF").containsExactly(403L, REFUSED
                 + " Make it from the console, or from a script that sends an Authorization: Bearer token.");
 
         String app = "http://" + cell.appHost("guestbook");
