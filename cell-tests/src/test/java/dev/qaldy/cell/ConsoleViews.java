@@ -94,7 +94,7 @@ final class ConsoleViews {
 
         // #/apps and #/new: every app the API lists, the live version, who shared it.
         for (String page : List.of("#/apps", "#/new")) {
-            driver.get(console + page);
+            open(driver, console + page);
             WebElement row = visible(driver, By.cssSelector("[data-app='guestbook']"));
             assertThat(row.getText()).contains("Live: version " + live).contains("Owner");
             assertThat(visible(driver, By.cssSelector("[data-app='" + SHARED_APP + "']")).getText())
@@ -108,7 +108,7 @@ final class ConsoleViews {
         browser.screenshot(screenshots.resolve("console-view-apps.png"));
 
         // #/apps/guestbook: overview, builds, sharing, schedules, runs, webhooks, shield.
-        driver.get(console + "#/apps/guestbook");
+        open(driver, console + "#/apps/guestbook");
         assertThat(visible(driver, By.id("live-version")).getText()).isEqualTo("Version " + live);
         waitForCount(driver, By.cssSelector("#build-list [data-version]"), builds.size());
         for (JsonObject build : builds) {
@@ -131,13 +131,13 @@ final class ConsoleViews {
         browser.screenshot(screenshots.resolve("console-view-app.png"));
 
         // #/apps/views-shared: an app shared with the person, by whom.
-        driver.get(console + "#/apps/" + SHARED_APP);
+        open(driver, console + "#/apps/" + SHARED_APP);
         new WebDriverWait(driver, Duration.ofSeconds(10)).until(
                 ExpectedConditions.textToBePresentInElementLocated(By.id("main"), "is shared with you by " + viewer.email));
         assertThat(driver.findElement(By.id("main")).getText()).contains("Viewer (shared by " + viewer.email + ")");
 
         // #/audit: the rows the API answers, newest first; asked again until both agree (a change may land between).
-        driver.get(console + "#/audit");
+        open(driver, console + "#/audit");
         Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
             List<JsonObject> entries = Person.json(demo.api("GET", "/audit?limit=100", null).body())
                     .getJsonArray("entries").getValuesAs(JsonObject.class);
@@ -155,7 +155,7 @@ final class ConsoleViews {
         browser.screenshot(screenshots.resolve("console-view-audit.png"));
 
         // #/billing: the month, the cap just set, the free allowance.
-        driver.get(console + "#/billing");
+        open(driver, console + "#/billing");
         assertThat(visible(driver, By.id("billing-cap-now")).getText()).contains(CAP_CENTS + " ¢");
         assertThat(driver.findElement(By.id("billing-period")).getText()).isEqualTo(billing.getString("period"));
         assertThat(driver.findElement(By.id("billing-cap")).getDomProperty("value")).isEqualTo(Long.toString(CAP_CENTS));
@@ -163,18 +163,18 @@ final class ConsoleViews {
 
         // #/signin and #/signup are for guests: signed in, they lead to the apps (the forms: ConsoleTabs).
         for (String page : List.of("#/signin", "#/signup")) {
-            driver.get(console + page);
+            open(driver, console + page);
             new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("#/apps"));
             visible(driver, By.cssSelector("[data-app='guestbook']"));
         }
 
         // #/open/guestbook: the ticket's address, the app on its own origin, which never gets the console's cookie.
-        driver.get(console + "#/open/guestbook");
+        open(driver, console + "#/open/guestbook");
         new WebDriverWait(driver, Duration.ofSeconds(30)).until(ExpectedConditions.urlContains(cell.appHost("guestbook")));
         new WebDriverWait(driver, Duration.ofSeconds(30)).until(ExpectedConditions.titleContains("Guestbook"));
         assertThat(driver.manage().getCookieNamed("qaldy_session")).as("the app's own session").isNotNull();
         assertThat(driver.manage().getCookieNamed("qaldy_console")).as("the console's cookie on an app's origin").isNull();
-        driver.get(console + "#/apps");
+        open(driver, console + "#/apps");
         visible(driver, By.cssSelector("[data-app='guestbook']"));
     }
 
@@ -191,6 +191,18 @@ final class ConsoleViews {
             }
         }
         return routes;
+    }
+
+    /**
+     * Opens {@code url} so that its view renders anew and reads the API: a reload when the tab shows
+     * that very address already (going to it again would change nothing), else a navigation.
+     */
+    static void open(WebDriver driver, String url) {
+        if (url.equals(driver.getCurrentUrl())) {
+            driver.navigate().refresh();
+        } else {
+            driver.get(url);
+        }
     }
 
     static WebElement visible(WebDriver driver, By by) {
