@@ -39,10 +39,12 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 final class ConsoleViews {
 
     /** Every route of the console's router this check opens ({@code main.js} {@code path: [...]}). */
-    static final Set<String> ROUTES = Set.of("signin", "signup", "apps", "new", "apps/:app", "audit", "billing", "open/:app");
+    static final Set<String> ROUTES = Set.of("signin", "signup", "apps", "new", "apps/:app", "apps/:app/:tab", "audit", "billing",
+            "open/:app");
 
     static final String SHARED_APP = "views-shared";
     static final String HOOK = "views-hook";
+    /** The cap set through the API, in cents: the console shows it as $43.21. */
     static final long CAP_CENTS = 4321;
     static final long PER_CLIENT_PER_MINUTE = 500;
     static final String ZONE = "Europe/Berlin";
@@ -107,28 +109,42 @@ final class ConsoleViews {
                 .as("#/new: the create form has the focus").isEqualTo("new-app-name");
         browser.screenshot(screenshots.resolve("console-view-apps.png"));
 
-        // #/apps/guestbook: overview, builds, sharing, schedules, runs, webhooks, shield.
+        // #/apps/guestbook and its tabs (apps/:app/:tab): overview, deploys, access, jobs, webhooks, shield.
         open(driver, console + "#/apps/guestbook");
         assertThat(visible(driver, By.id("live-version")).getText()).isEqualTo("Version " + live);
+        browser.screenshot(screenshots.resolve("console-view-app.png"));
+
+        open(driver, console + "#/apps/guestbook/deploys");
         waitForCount(driver, By.cssSelector("#build-list [data-version]"), builds.size());
         for (JsonObject build : builds) {
             String version = build.get("version").toString();
             assertThat(driver.findElement(By.cssSelector("#build-list [data-version='" + version + "']")).getDomAttribute("data-status"))
                     .as("build " + version).isEqualTo(build.getString("status"));
         }
+        assertThat(driver.findElements(By.id("builds-empty"))).as("#builds-empty beside the API's builds").isEmpty();
+
+        open(driver, console + "#/apps/guestbook/access");
         assertThat(visible(driver, By.cssSelector("#share-list [data-email='" + viewer.email + "']")).getText()).contains(viewer.email);
+        assertThat(driver.findElements(By.id("shares-empty"))).as("#shares-empty beside the API's shares").isEmpty();
+
+        open(driver, console + "#/apps/guestbook/jobs");
         String scheduleText = visible(driver, By.cssSelector("#schedule-list [data-schedule-id='" + schedule.getJsonNumber("id") + "']")).getText();
         assertThat(scheduleText).contains(CRON).contains(ZONE).contains("digest");
         assertThat(visible(driver, By.cssSelector("#run-list [data-run='" + run + "']")).getText()).contains("digest").contains(HOOK);
+        for (String empty : List.of("schedules-empty", "runs-empty")) {
+            assertThat(driver.findElements(By.id(empty))).as("#" + empty + " beside the API's data").isEmpty();
+        }
+
+        open(driver, console + "#/apps/guestbook/webhooks");
         assertThat(visible(driver, By.cssSelector("#hook-list [data-hook-name='" + HOOK + "']")).getText())
                 .contains("digest").contains(hook.getString("url"));
+        assertThat(driver.findElements(By.id("hooks-empty"))).as("#hooks-empty beside the API's hooks").isEmpty();
+
+        open(driver, console + "#/apps/guestbook/shield");
         new WebDriverWait(driver, Duration.ofSeconds(10)).until(
                 ExpectedConditions.attributeToBe(By.id("shield-perClientPerMinute"), "value", Long.toString(PER_CLIENT_PER_MINUTE)));
         assertThat(driver.findElement(By.id("shield-dayZone")).getDomProperty("value")).isEqualTo(ZONE);
-        for (String empty : List.of("builds-empty", "shares-empty", "schedules-empty", "runs-empty", "hooks-empty")) {
-            assertThat(driver.findElements(By.id(empty))).as("#" + empty + " beside the API's data").isEmpty();
-        }
-        browser.screenshot(screenshots.resolve("console-view-app.png"));
+
 
         // #/apps/views-shared: an app shared with the person, by whom.
         open(driver, console + "#/apps/" + SHARED_APP);
@@ -156,9 +172,9 @@ final class ConsoleViews {
 
         // #/billing: the month, the cap just set, the free allowance.
         open(driver, console + "#/billing");
-        assertThat(visible(driver, By.id("billing-cap-now")).getText()).contains(CAP_CENTS + " ¢");
+        assertThat(visible(driver, By.id("billing-cap-now")).getText()).contains("$43.21"); // CAP_CENTS in the account's dollars
         assertThat(driver.findElement(By.id("billing-period")).getText()).isEqualTo(billing.getString("period"));
-        assertThat(driver.findElement(By.id("billing-cap")).getDomProperty("value")).isEqualTo(Long.toString(CAP_CENTS));
+        assertThat(driver.findElement(By.id("billing-cap")).getDomProperty("value")).isEqualTo("43.21");
         browser.screenshot(screenshots.resolve("console-view-billing.png"));
 
         // #/signin and #/signup are for guests: signed in, they lead to the apps (the forms: ConsoleTabs).
