@@ -9,10 +9,18 @@
 // API without asking the control plane, so it says nothing about whether the control plane answers.
 // Controls that change something carry a data-change attribute, so one place can disable
 // them all while the control plane is unreachable.
+//
+// The session is the browser's HttpOnly cookie (session.js), sent with every call of this origin;
+// the gate hands it to the API as the Bearer token. Every call also carries X-Qaldy-CSRF: a change
+// made with the cookie without it, or from another origin, is refused by the gate (403,
+// dev.qaldy.gate.session.ConsoleCall), so no other site's page can make one with it.
 
-import { getToken, clearSession } from './session.js';
+import { clearSession, isSignedIn } from './session.js';
 
 export const API_BASE = '/api/v1';
+
+/** The console's proof, on every call, that it comes from its own page (the gate checks it on changes). */
+export const CSRF_HEADER = 'X-Qaldy-CSRF';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -148,17 +156,19 @@ async function readJson(response) {
  * @param {string} path under /api/v1, e.g. '/apps' or `/apps/${encodeURIComponent(name)}/builds`
  * @param {*} [body] an object (sent as JSON), or a Blob/File (sent as is)
  * @param {object} [options]
- * @param {boolean} [options.auth=true] send the session token; false for sign-in and sign-up
+ * @param {boolean} [options.auth=true] a call of the signed-in person: a 401 to it signs the browser out;
+ *   false for sign-in, sign-up and the ping
  * @param {number} [options.timeoutMs=10000] give up after this long (counts as a miss)
  * @param {AbortSignal} [options.signal] cancel (e.g. the person left the page); not a miss
  * @param {string} [options.contentType] for a binary body, e.g. 'application/zip'
+ * @param {object} [options.headers] more request headers (the sign-in's X-Qaldy-Session)
  * @returns {Promise<*>} the parsed JSON answer, or null when there is none
  * @throws {ApiError}
  */
 export async function api(method, path, body, options = {}) {
   const { auth = true, timeoutMs = DEFAULT_TIMEOUT_MS, signal, contentType } = options;
 
-  const headers = { Accept: 'application/json, application/problem+json' };
+  const headers = { ...(options.headers || {}), Accept: 'application/json, application/problem+json', [CSRF_HEADER]: '1' };
   let payload;
   if (body !== undefined && body !== null) {
     if (isBinary(body)) {
@@ -169,8 +179,7 @@ export async function api(method, path, body, options = {}) {
       payload = JSON.stringify(body);
     }
   }
-  const token = auth ? getToken() : null;
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const signedIn = auth && isSignedIn();
 
   const controller = new AbortController();
   let timedOut = false;
@@ -233,7 +242,7 @@ export async function api(method, path, body, options = {}) {
   });
   if (response.status !== 429) report(!error.unreachable, error);
 
-  if (response.status === 401 && token && !error.unreachable) {
+  if (response.status === 401 && signedIn && !error.unreachable) {
     clearSession();
     error.handled = true;
     for (const fn of signedOutListeners) {

@@ -1,9 +1,13 @@
 // What the console last read from the API, kept so that an outage does not empty a page the
 // person already saw (issue 20: moving to another page emptied the apps list). Kept in memory and
-// in this tab's sessionStorage, beside the session token, and only for answers named by the views
-// that hold no secret (the app list: names, addresses, roles). Gone at sign-out (clearSession).
+// in this tab's sessionStorage (the session itself is the browser's cookie, session.js), and only
+// for answers named by the views that hold no secret (the app list: names, addresses, roles). Each
+// tab keeps its own; every tab forgets its own when the browser signs out, in whichever tab
+// (session.js), or when another person signs in.
 
 const PREFIX = 'qaldy.kept.';
+/** Whose answers this tab keeps (an email); kept apart from the answers' keys. */
+const OWNER_KEY = 'qaldy.keptFor';
 /** The largest answer kept, in characters of JSON: a list of thousands of apps is not kept. */
 const MAX_CHARS = 200_000;
 
@@ -65,9 +69,33 @@ export function forgetKept() {
   memory.clear();
   const s = storage();
   if (!s) return;
-  for (let i = s.length - 1; i >= 0; i--) {
-    const key = s.key(i);
-    if (key && key.startsWith(PREFIX)) s.removeItem(key);
+  try {
+    for (let i = s.length - 1; i >= 0; i--) {
+      const key = s.key(i);
+      if (key && key.startsWith(PREFIX)) s.removeItem(key);
+    }
+    s.removeItem(OWNER_KEY);
+  } catch {
+    // blocked: memory is cleared, which is all this page has
+  }
+}
+
+/** From now on this tab keeps answers for `email`: what it kept for anyone else is forgotten. Null: unknown, no change. */
+export function keepFor(email) {
+  if (!email) return;
+  const s = storage();
+  let owner = null;
+  try {
+    owner = s ? s.getItem(OWNER_KEY) : null;
+  } catch {
+    owner = null;
+  }
+  if (owner !== null && owner.toLowerCase() === String(email).toLowerCase()) return;
+  if (owner !== null) forgetKept();
+  try {
+    if (s) s.setItem(OWNER_KEY, String(email));
+  } catch {
+    // blocked: nothing is kept in storage either
   }
 }
 

@@ -1,10 +1,11 @@
-// The console's entry point: the header, the routes, and what happens on sign-out.
+// The console's entry point: the header, the routes, and what happens on sign-out, in this tab
+// or in another tab of the browser (the session is the browser's, session.js).
 
 import { api, onSignedOut } from './api.js';
-import { isSignedIn, getEmail, setEmail, clearSession } from './session.js';
+import { isSignedIn, getEmail, setEmail, clearSession, onSessionChange, startSession } from './session.js';
 import { whileBusy } from './dom.js';
 import { startOutageWatch } from './outage.js';
-import { startRouter, navigate, flash, currentHash, signInHash, parseHash } from './router.js';
+import { startRouter, navigate, flash, currentHash, signInHash, parseHash, safeNext } from './router.js';
 import { signinView, signupView } from './views/signin.js';
 import { appsView } from './views/apps.js';
 import { appView } from './views/app.js';
@@ -71,14 +72,16 @@ document.querySelector('.skip-link').addEventListener('click', (event) => {
   target.focus();
 });
 
+// Every tab shows the sign-in at once (the note goes first, session.js); then the API ends the
+// session, and the gate clears the cookie with its answer, whatever it is (also while the API is away).
 signoutButton.addEventListener('click', () => {
   whileBusy(signoutButton, 'Signing out…', async () => {
-    try {
-      await api('DELETE', '/sessions/current', undefined, { timeoutMs: 5000 });
-    } catch {
-      // Signed out here either way: the token is dropped from this tab below.
-    }
     clearSession();
+    try {
+      await api('DELETE', '/sessions/current', undefined, { timeoutMs: 5000, auth: false });
+    } catch {
+      // Signed out in this browser either way: the gate cleared the cookie with its answer.
+    }
     flash('You are signed out.', 'info');
     navigate('#/signin');
   });
@@ -90,6 +93,34 @@ onSignedOut(() => {
   flash('Your session has ended. Sign in again to continue.', 'info');
   navigate(signInHash(currentHash()), { replace: true });
 });
+
+// Another tab signed out, in, or in as someone else: this one follows at once, without a reload.
+onSessionChange(({ signedIn, email, wasSignedIn }) => {
+  const { segments, query } = parseHash(currentHash());
+  const [first] = segments;
+  const guestPage = first === 'signin' || first === 'signup';
+  if (!signedIn) {
+    if (guestPage) {
+      updateHeader();
+      return;
+    }
+    flash('Your session ended in another tab. Sign in again to continue.', 'info');
+    navigate(signInHash(currentHash()), { replace: true });
+    return;
+  }
+  if (guestPage) {
+    navigate(safeNext(query.get('next')), { replace: true });
+    return;
+  }
+  if (wasSignedIn) {
+    flash(`You are now signed in as ${email || 'another person'}, from another tab.`, 'info');
+    navigate('#/apps', { replace: true });
+    return;
+  }
+  updateHeader();
+});
+
+startSession();
 
 // The outage watch counts every call from here on; its settings load while the first page shows.
 startOutageWatch();

@@ -35,7 +35,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * "since" times and incidents opened automatically (threshold shortened to 5 s through config),
  * and never shows green without fresh data; before that, with the runtime host alone stopped, it
  * says apps are down in people's words (issue 20, item 5). First of all, the new cell's status page
- * has no start-up incident and no downtime.
+ * has no start-up incident and no downtime. Between them, with the cell whole again: every view of
+ * the console shows what the API answers ({@link ConsoleViews}, issue 20 item 1), and the console's
+ * session is the browser's, across tabs, with its CSRF defence ({@link ConsoleTabs}, item 4).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleOutageIT {
@@ -203,34 +205,31 @@ class ConsoleOutageIT {
     }
 
     /**
-     * With the control plane still down, in a second tab (the first must not reload): the console's
-     * files come from the gate; signed out, the sign-in form shows and the banner follows; signed
-     * in (the first tab's session copied), the apps page says at once that its list waits for the
-     * control plane, never a blank page or a raw error.
+     * With the control plane still down: the console's files come from the gate; a person signed
+     * out (another browser: the session is the browser's, so every tab of the first one is signed
+     * in) sees the sign-in form and the banner follows; in a second tab of the first browser
+     * (the first must not reload), signed in, the apps page says at once that its list waits for
+     * the control plane, never a blank page or a raw error.
      */
     private static void aPersonWhoOpensTheConsoleDuringTheOutageSeesItLoadAndSaysWhy(WebDriver driver) throws Exception {
         for (String file : List.of("/console/", "/console/js/main.js", "/console/js/outage.js", "/console/console.css")) {
             HttpResponse<String> answer = cell.send(cell.request(cell.publicHost(), file).GET().build());
             assertThat(answer.statusCode()).as(file + " from the gate with the API down").isEqualTo(200);
         }
-        JavascriptExecutor js = (JavascriptExecutor) driver;
-        // The session only, not what the first tab kept of the API's answers: this tab has read nothing yet.
-        String session = (String) js.executeScript("var s = {}; Object.keys(sessionStorage).forEach(function (k) {"
-                + " if (k.indexOf('qaldy.kept.') !== 0) { s[k] = sessionStorage.getItem(k); } }); return JSON.stringify(s);");
+        try (Browser newcomer = new Browser(cell.var().resolve("browser"))) {
+            WebDriver other = newcomer.driver;
+            other.get("http://" + cell.publicHost() + "/console/");
+            WebDriverWait wait = new WebDriverWait(other, Duration.ofSeconds(10));
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("email")));
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("outage-banner"), "has not answered since"));
+            aPersonSigningInIsToldInAVisitorsWordsAtOnce(other, newcomer);
+        }
         String first = driver.getWindowHandle();
         driver.switchTo().newWindow(WindowType.TAB);
         try {
-            driver.get("http://" + cell.publicHost() + "/console/");
             WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(10));
-            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("email")));
-            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("outage-banner"), "has not answered since"));
-            aPersonSigningInIsToldInAVisitorsWordsAtOnce(driver);
-
-            js.executeScript("var s = JSON.parse(arguments[0]); Object.keys(s).forEach(function (k) { sessionStorage.setItem(k, s[k]); });",
-                    session);
             Instant opened = Instant.now();
             driver.get("http://" + cell.publicHost() + "/console/#/apps");
-            driver.navigate().refresh();
             WebElement waiting = new WebDriverWait(driver, Duration.ofSeconds(5)).until(
                     ExpectedConditions.visibilityOfElementLocated(By.id("apps-waiting")));
             assertThat(Duration.between(opened, Instant.now())).as("the message comes at once").isLessThan(Duration.ofSeconds(5));
@@ -252,7 +251,7 @@ class ConsoleOutageIT {
      * speaks as the gate's page does, and submitting is answered at once (the gate knows the control
      * plane is failing and answers the sign-in itself), not after a wait.
      */
-    private static void aPersonSigningInIsToldInAVisitorsWordsAtOnce(WebDriver driver) throws Exception {
+    private static void aPersonSigningInIsToldInAVisitorsWordsAtOnce(WebDriver driver, Browser browser) throws Exception {
         String paused = "Signing in is paused for a moment. If you already use this app, it keeps working.";
         WebElement note = new WebDriverWait(driver, Duration.ofSeconds(10)).until(
                 ExpectedConditions.visibilityOfElementLocated(By.id("signin-waits")));
@@ -267,15 +266,46 @@ class ConsoleOutageIT {
         browser.screenshot(screenshots().resolve("console-outage-signin.png"));
     }
 
-    /** Last: it stops every process of the cell but the status page, for good. */
+    /** Issue 20 item 1: each view of the console against the real API's answers (the browser of the test before, signed in). */
     @Test
     @Order(3)
+    void every_view_of_the_console_shows_what_the_api_answers() throws Exception {
+        ConsoleViews.everyViewShowsWhatTheApiAnswers(cell, signedInBrowser(), demo(), screenshots());
+    }
+
+    /** Issue 20 item 4: a second tab is signed in, a sign-out ends the session in every tab, changes need the console's proof. */
+    @Test
+    @Order(4)
+    void the_consoles_session_is_the_browsers_across_tabs_and_a_change_without_its_proof_is_refused() throws Exception {
+        ConsoleTabs.theSessionIsTheBrowsersAndSigningOutEndsItInEveryTab(cell, signedInBrowser(), demo(), screenshots());
+    }
+
+    /** The browser of the outage test, or (run alone) a new one signed in as the demo person. */
+    private static Browser signedInBrowser() throws Exception {
+        if (browser == null) {
+            browser = new Browser(cell.var().resolve("browser"));
+            browser.driver.get("http://" + cell.publicHost() + "/console/");
+            ConsoleTabs.signIn(browser.driver, demo());
+        }
+        new WebDriverWait(browser.driver, Duration.ofSeconds(30)).until(
+                ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-app='guestbook']")));
+        return browser;
+    }
+
+    private static Person demo() throws Exception {
+        Map<String, String> demo = cell.demoEnv();
+        return Person.existing(cell, demo.get("QALDY_DEMO_EMAIL"), demo.get("QALDY_DEMO_PASSWORD"));
+    }
+
+    /** Last: it stops every process of the cell but the status page, for good. */
+    @Test
+    @Order(5)
     void the_status_page_answers_bad_json_with_a_400_and_loses_nothing() throws Exception {
         StatusPageInput.badJsonIsA400AndNothingIsLost(cell);
     }
 
     @Test
-    @Order(4)
+    @Order(6)
     void with_every_process_of_the_cell_stopped_the_status_page_shows_each_component_down_since_and_opens_incidents()
             throws Exception {
         if (browser != null) {

@@ -63,9 +63,14 @@ function markInvalid(input, invalid) {
   else input.removeAttribute('aria-invalid');
 }
 
+/**
+ * Signs in for the browser: the gate keeps the session in its HttpOnly cookie (X-Qaldy-Session:
+ * cookie) and answers { expiresAt, session: 'cookie' }, never the token; every tab is told.
+ */
 async function signIn(email, password) {
-  const session = await api('POST', '/sessions', { email, password }, { auth: false });
-  if (!session || typeof session.token !== 'string') {
+  const session = await api('POST', '/sessions', { email, password },
+    { auth: false, headers: { 'X-Qaldy-Session': 'cookie' } });
+  if (!session || session.session !== 'cookie' || typeof session.expiresAt !== 'string') {
     throw new Error('Signing in did not finish. Please try again in a moment.');
   }
   saveSession(session, email);

@@ -214,6 +214,22 @@ public record Page(int status, String type, String title, String sentence, Strin
                         + " still signed in.", null, null);
     }
 
+    /**
+     * A change to the API with the console's session cookie that did not come from the console's own
+     * page (no {@code X-Qaldy-CSRF} header, or another origin; issue 20 item 4): refused, nothing changed.
+     */
+    public static Page crossSiteChange() {
+        return new Page(403, "cross-site-request", "Change refused",
+                "This change did not come from the Qaldy console's own page, so nothing was changed. Make it from the"
+                        + " console, or from a script that sends an Authorization: Bearer token.", null, null);
+    }
+
+    /** The console's sign-in got an answer the gate could not turn into the session cookie. */
+    public static Page signInUnfinished() {
+        return new Page(502, "sign-in-unfinished", "Signing in did not finish",
+                "Signing in did not finish, and you are not signed in. Please try again in a moment.", null, null);
+    }
+
     public static Page signedOut(String app) {
         return new Page(200, "signed-out", "Signed out",
                 "You're signed out of " + app + " in this browser.", null, null);

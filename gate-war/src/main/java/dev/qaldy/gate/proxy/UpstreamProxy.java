@@ -9,17 +9,28 @@ import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
+import dev.qaldy.gate.session.ConsoleCall;
+import dev.qaldy.gate.session.ConsoleCookie;
 import dev.qaldy.gate.session.SessionCookie;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.StringReader;
 import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -49,6 +60,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
  * and tells it: no answer turns it failing, an answer of the API turns it up at once (an error answer
  * a caller's request provokes says nothing).
  * App traffic carries the gate's {@code Server-Timing} entry ({@link ControlPlaneHealth#addServerTiming}).
+ * The console's session cookie ({@link ConsoleCookie}) crosses to the control plane as {@code
+ * Authorization: Bearer} only, and to the runtime host not at all ({@link ConsoleCall}).
  */
 @ApplicationScoped
 public class UpstreamProxy {
@@ -69,7 +82,13 @@ public class UpstreamProxy {
     ControlRelays relays;
 
     @Inject
+    Clock clock;
+
+    @Inject
     Logger log;
+
+    /** Largest answer of the API to the console's sign-in the gate reads to set the cookie, bytes. */
+    static final int MAX_SIGN_IN_ANSWER_BYTES = 64 * 1024;
 
     /** Largest request body passed to an app, bytes (the control plane bounds its own uploads). */
     @Inject
@@ -108,19 +127,28 @@ public class UpstreamProxy {
         }
         out.request().addHeader(ControlPlane.SERVICE_TOKEN_HEADER, secrets.toRuntime());
         out.request().addHeader(DataGrants.HEADER, secrets.dataGrant(app));
-        forward(Upstream.RUNTIME, config.runtimeUrl(), out, req, res, maxBodyBytes);
+        forward(Upstream.RUNTIME, config.runtimeUrl(), out, req, res, maxBodyBytes, new ConsoleCall.AsSent());
     }
 
     /**
-     * {@code /api} on the public origin to the control plane, credentials as the caller sent them;
-     * while {@link ControlRelays}' bound of requests already waits on it, 503 at once.
+     * {@code /api} on the public origin to the control plane, credentials as the caller sent them
+     * or, for {@code console}'s cookie, as {@code Authorization: Bearer}; while {@link ControlRelays}'
+     * bound of requests already waits on it, 503 at once. The console's sign-out clears the cookie
+     * whatever the answer (also the gate's own 503), and a 401 to the cookie's token clears it too;
+     * the console's sign-in in cookie mode gets the cookie and an answer without the token.
      */
-    public void toControl(HttpServletRequest req, HttpServletResponse res) throws IOException {
+    public void toControl(HttpServletRequest req, HttpServletResponse res, ConsoleCall console) throws IOException {
+        if (console instanceof ConsoleCall.WithCookie cookie && cookie.signOut()) {
+            res.addHeader("Set-Cookie", ConsoleCookie.clear(config.secure()));
+        }
         try {
             relays.relay(() -> {
                 Outgoing out = request(Upstream.CONTROL, config.controlUrl(), req, res, -1);
                 if (out != null) {
-                    forward(Upstream.CONTROL, config.controlUrl(), out, req, res, -1);
+                    if (console instanceof ConsoleCall.WithCookie cookie) {
+                        out.request().addHeader("Authorization", "Bearer " + cookie.token());
+                    }
+                    forward(Upstream.CONTROL, config.controlUrl(), out, req, res, -1, console);
                 }
             });
         } catch (BulkheadException e) {
@@ -163,12 +191,14 @@ public class UpstreamProxy {
                 }
             }
         }
-        if (upstream == Upstream.RUNTIME) {
-            for (Enumeration<String> cookies = req.getHeaders("Cookie"); cookies.hasMoreElements();) {
-                String kept = SessionCookie.without(cookies.nextElement(), SessionCookie.NAME);
-                if (kept != null) {
-                    request.addHeader("Cookie", kept);
-                }
+        // The gate writes Cookie itself: no session cookie reaches the runtime host, and the console's
+        // reaches the control plane only as Authorization (toControl).
+        request.removeHeaders("Cookie");
+        for (Enumeration<String> cookies = req.getHeaders("Cookie"); cookies.hasMoreElements();) {
+            String cookie = ConsoleCookie.without(cookies.nextElement());
+            String kept = upstream == Upstream.RUNTIME ? SessionCookie.without(cookie, SessionCookie.NAME) : cookie;
+            if (kept != null) {
+                request.addHeader("Cookie", kept);
             }
         }
         request.addHeader("X-Forwarded-For", ProxyHeaders.forwardedFor(req.getAttribute(ProxyHeaders.CLIENT_ADDRESS), req.getRemoteAddr()));
@@ -186,7 +216,7 @@ public class UpstreamProxy {
     }
 
     private void forward(Upstream upstream, URI base, Outgoing out, HttpServletRequest req, HttpServletResponse res,
-            long limit) throws IOException {
+            long limit, ConsoleCall console) throws IOException {
         // Only the API's calls tell the view; one to the runtime host says nothing of the control plane.
         UpstreamHealth.Call call = upstream == Upstream.CONTROL ? controlPlane.view().call() : null;
         ClassicHttpResponse response;
@@ -227,8 +257,54 @@ public class UpstreamProxy {
                     call.abandoned(); // a 5xx a caller's request may provoke, or the server's own page: no sign for everyone
                 }
             }
+            if (console instanceof ConsoleCall.SignIn && response.getCode() == HttpServletResponse.SC_CREATED) {
+                signInToCookie(response, req, res);
+                return;
+            }
+            if (console instanceof ConsoleCall.WithCookie cookie && !cookie.signOut() && cookie.clearsOn(response.getCode())) {
+                res.addHeader("Set-Cookie", ConsoleCookie.clear(config.secure())); // the API refused its token
+            }
             relay(upstream, base, response, req, res);
         }
+    }
+
+    /**
+     * The console's sign-in, answered {@code 201 {token, expiresAt}} by the API: the token goes into
+     * the cookie ({@code Max-Age} until {@code expiresAt}) and the page gets {@code 201 {expiresAt,
+     * session: "cookie"}}, never the token. An answer the gate cannot read is 502: nobody is signed in.
+     */
+    private void signInToCookie(ClassicHttpResponse response, HttpServletRequest req, HttpServletResponse res)
+            throws IOException {
+        String token;
+        Instant expiresAt;
+        try {
+            HttpEntity entity = response.getEntity();
+            byte[] body;
+            try (InputStream in = entity == null ? InputStream.nullInputStream() : entity.getContent()) {
+                body = in.readNBytes(MAX_SIGN_IN_ANSWER_BYTES + 1);
+            }
+            if (body.length > MAX_SIGN_IN_ANSWER_BYTES) {
+                throw new JsonException("the answer is over " + MAX_SIGN_IN_ANSWER_BYTES + " bytes");
+            }
+            JsonObject json;
+            try (JsonReader reader = Json.createReader(new StringReader(new String(body, StandardCharsets.UTF_8)))) {
+                json = reader.readObject();
+            }
+            token = json.getString("token");
+            expiresAt = Instant.parse(json.getString("expiresAt"));
+        } catch (JsonException | ClassCastException | NullPointerException | DateTimeException e) {
+            log.log(Level.WARNING, "gate: the control plane's answer to a console sign-in has no token and expiry: {0}", e.toString());
+            Pages.send(req, res, Page.signInUnfinished());
+            return;
+        }
+        byte[] answer = Json.createObjectBuilder().add("expiresAt", expiresAt.toString()).add("session", ConsoleCall.COOKIE_MODE)
+                .build().toString().getBytes(StandardCharsets.UTF_8);
+        res.setStatus(HttpServletResponse.SC_CREATED);
+        res.addHeader("Set-Cookie", ConsoleCookie.set(token, Duration.between(clock.instant(), expiresAt).getSeconds(), config.secure()));
+        res.setHeader("Cache-Control", "no-store");
+        res.setContentType("application/json");
+        res.setContentLength(answer.length);
+        res.getOutputStream().write(answer);
     }
 
     /** Copies status, end-to-end headers and the streamed body back. */

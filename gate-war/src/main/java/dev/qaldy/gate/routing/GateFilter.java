@@ -21,6 +21,7 @@ import dev.qaldy.gate.platform.MalformedRequests;
 import dev.qaldy.gate.proxy.ControlForwarder;
 import dev.qaldy.gate.proxy.ProxyHeaders;
 import dev.qaldy.gate.proxy.UpstreamProxy;
+import dev.qaldy.gate.session.ConsoleCall;
 import dev.qaldy.gate.session.SessionCheck;
 import dev.qaldy.gate.session.SessionReader;
 import dev.qaldy.gate.session.SignIn;
@@ -71,7 +72,8 @@ import java.util.logging.Logger;
  * answer names in {@code Server-Timing}. While the gate's view of the control plane says failing,
  * signing in is paused: a browser without a session on an app, and a sign-in to the console, get the
  * 503 "Temporarily unavailable" page at once ({@link #signInPaused}; issue 20), never a form that
- * waits for the control plane.
+ * waits for the control plane. The API on the public origin takes the console's session cookie
+ * as the caller's Bearer token, and a change made with it only with the console's proof ({@link ConsoleCall}).
  */
 @WebFilter(filterName = "gate", urlPatterns = "/*", dispatcherTypes = DispatcherType.REQUEST)
 public class GateFilter extends HttpFilter {
@@ -221,7 +223,7 @@ public class GateFilter extends HttpFilter {
                     if (isSignIn(req.getMethod(), req.getRequestURI()) && controlPlane.view().failing()) {
                         Pages.send(req, res, Page.unavailable()); // the console's sign-in: paused, said at once
                     } else {
-                        proxy.toControl(req, res);
+                        api(req, res);
                     }
                 }
             }
@@ -234,6 +236,25 @@ public class GateFilter extends HttpFilter {
             case BAD_PATH -> Pages.send(req, res, Page.badPath());
             default -> Pages.send(req, res, Page.noRoute(home()));
         }
+    }
+
+    /**
+     * The API on the public origin: the console's session cookie is sent on as {@code Authorization:
+     * Bearer}, and a change carrying it without the console's proof is refused (403, nothing
+     * forwarded; {@link ConsoleCall}); everything else goes to the control plane as sent.
+     */
+    private void api(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        ConsoleCall console = ConsoleCall.of(new ConsoleCall.Request(req.getMethod(), req.getRequestURI(),
+                req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")), req.getHeader(ConsoleCall.CSRF_HEADER),
+                req.getHeader(ConsoleCall.SESSION_HEADER), req.getHeader("Sec-Fetch-Site"), req.getHeader("Origin"),
+                req.getHeader("Host")), config.secure());
+        if (console instanceof ConsoleCall.Refused refused) {
+            log.log(Level.FINE, "gate: refused {0} {1}: {2} (Origin {3}, Sec-Fetch-Site {4})", new Object[] {req.getMethod(),
+                    req.getRequestURI(), refused.reason(), req.getHeader("Origin"), req.getHeader("Sec-Fetch-Site")});
+            Pages.send(req, res, Page.crossSiteChange());
+            return;
+        }
+        proxy.toControl(req, res, console);
     }
 
     /**

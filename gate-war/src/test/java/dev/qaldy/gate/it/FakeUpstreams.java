@@ -51,6 +51,8 @@ final class FakeUpstreams {
     /** The account every app belongs to unless {@link #account} says otherwise. */
     static final long OWNER = 100;
     static final String GOOD_TICKET = "good-ticket-0123456789";
+    /** The token the fake API hands out at {@code POST /api/v1/sessions} (the console's sign-in). */
+    static final String CONSOLE_TOKEN = "console-session-token";
     /** The token id the fake control plane lists as signed out before the gate started (until 2099). */
     static final String SIGNED_OUT_BEFORE_START = "it-signed-out-before-start";
     /** Probes of {@code /api/v1/ping} (the gate's background probe while it sees the control plane failing). */
@@ -277,6 +279,8 @@ final class FakeUpstreams {
             } else {
                 json(ex, 404, "{\"status\":404}");
             }
+        } else if (path.equals("/api/v1/sessions") && "POST".equals(ex.getRequestMethod())) {
+            json(ex, 201, "{\"token\":\"" + CONSOLE_TOKEN + "\",\"expiresAt\":\"2099-01-01T00:00:00Z\"}");
         } else {
             ex.getResponseHeaders().add("Location", "http://127.0.0.1:" + controlPort() + "/api/v1/apps/new");
             json(ex, 200, "{\"received\":" + seen.bodyBytes() + "}");

@@ -341,6 +341,65 @@ class GateIT {
         assertThat(build.text()).as("API uploads are streamed, not bounded by the app limit").contains("\"received\":" + upload.length);
     }
 
+    /**
+     * Issue 20 item 4: the console's sign-in in cookie mode gets the cookie and an answer without
+     * the token; the cookie reaches the API as Authorization: Bearer only, never the runtime host;
+     * a change with it needs X-Qaldy-CSRF and the public origin, else 403 and nothing is forwarded;
+     * the sign-out clears it.
+     */
+    @Test
+    @Order(4)
+    void theConsolesSessionIsACookieTheApiGetsAsBearerAndItsChangesNeedTheConsolesProof() throws IOException {
+        String self = "Origin: http://" + publicHost();
+        byte[] json = "{\"email\":\"ann@example.com\",\"password\":\"x\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Reply signIn = send("POST", publicHost(), "/api/v1/sessions", json, false, "Content-Type: application/json",
+                "Accept: application/json", "X-Qaldy-Session: cookie", "Sec-Fetch-Site: same-origin", self);
+        assertThat(signIn.status()).isEqualTo(201);
+        assertThat(signIn.header("Set-Cookie")).startsWith("qaldy_console=" + FakeUpstreams.CONSOLE_TOKEN + "; Path=/; Max-Age=")
+                .endsWith("; HttpOnly; SameSite=Strict");
+        assertThat(signIn.text()).isEqualTo("{\"expiresAt\":\"2099-01-01T00:00:00Z\",\"session\":\"cookie\"}");
+        assertThat(fakes.atControl.peek().header("X-Qaldy-Session")).isNull();
+
+        fakes.atControl.clear();
+        assertThat(get(publicHost(), "/api/v1/apps", "Cookie: theme=dark; qaldy_console=tok; lang=en").status()).isEqualTo(200);
+        Seen read = fakes.atControl.peek();
+        assertThat(read.header("Authorization")).isEqualTo("Bearer tok");
+        assertThat(read.header("Cookie")).isEqualTo("theme=dark; lang=en");
+
+        fakes.atControl.clear();
+        for (String[] headers : List.of(new String[] {"Sec-Fetch-Site: same-origin", self},
+                new String[] {"X-Qaldy-CSRF: 1", "Origin: http://evil.example"},
+                new String[] {"X-Qaldy-CSRF: 1", "Sec-Fetch-Site: same-site", "Origin: http://" + app("guestbook")})) {
+            List<String> all = new ArrayList<>(List.of("Cookie: qaldy_console=tok", "Accept: application/json",
+                    "Content-Type: application/json"));
+            all.addAll(List.of(headers));
+            Reply forged = send("POST", publicHost(), "/api/v1/apps", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8), false,
+                    all.toArray(String[]::new));
+            assertThat(forged.status()).as(String.join(", ", headers)).isEqualTo(403);
+            assertThat(forged.text()).contains("urn:qaldy:problem:cross-site-request")
+                    .contains("did not come from the Qaldy console's own page");
+        }
+        assertThat(fakes.atControl).as("nothing forwarded").isEmpty();
+
+        Reply change = send("POST", publicHost(), "/api/v1/apps", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8), false,
+                "Cookie: qaldy_console=tok", "Content-Type: application/json", "X-Qaldy-CSRF: 1", "Sec-Fetch-Site: same-origin", self);
+        assertThat(change.status()).isEqualTo(200);
+        assertThat(fakes.atControl.peek().header("Authorization")).isEqualTo("Bearer tok");
+        assertThat(fakes.atControl.peek().header("X-Qaldy-CSRF")).isNull();
+
+        Reply script = send("POST", publicHost(), "/api/v1/apps", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8), false,
+                "Authorization: Bearer script", "Cookie: qaldy_console=tok", "Origin: http://evil.example");
+        assertThat(script.status()).as("a Bearer call is the caller's own, unchecked").isEqualTo(200);
+
+        Reply out = send("DELETE", publicHost(), "/api/v1/sessions/current", new byte[0], false, "Cookie: qaldy_console=tok",
+                "X-Qaldy-CSRF: 1", self);
+        assertThat(out.all("Set-Cookie")).contains("qaldy_console=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict");
+
+        assertThat(get(app("guestbook"), "/", "Authorization: Bearer " + ANN, "Cookie: qaldy_console=tok; theme=dark").status())
+                .isEqualTo(200);
+        assertThat(fakes.atRuntime.peek().header("Cookie")).as("the console's cookie never reaches an app").isEqualTo("theme=dark");
+    }
+
     @Test
     @Order(3)
     void badHostsAreRefusedAndNeverForwarded() throws IOException {
