@@ -122,6 +122,10 @@ class LibertyCellIT {
         assertThat(md).contains("Result: **PASS**").contains("## The API killed").contains("## The database stopped");
         assertThat(md).as("past the gate's freshness window, from its outage copy").contains("access outage-copy");
         assertThat(out.resolve("console-kill.png")).isNotEmptyFile();
+        // issue 20: the status page as people read it in each pass, in a second tab of the console user's browser
+        assertThat(md).contains("a person reading the status page");
+        assertThat(out.resolve("status-kill.png")).isNotEmptyFile();
+        assertThat(out.resolve("status-db.png")).isNotEmptyFile();
         // bin/qaldy start without --server: the cell remembers control ran on Liberty.
         assertThat(cell.qaldy("status")).containsPattern("control\\s+\\d+\\s+" + cell.port("control") + "\\s+ready\\s+liberty");
     }

@@ -7,6 +7,7 @@ import dev.qaldy.drill.cell.DrillError;
 import dev.qaldy.drill.cell.Http;
 import dev.qaldy.drill.cell.Seen;
 import dev.qaldy.drill.console.ConsoleWatch;
+import dev.qaldy.drill.console.StatusPageWatch;
 import dev.qaldy.drill.report.PassResult;
 import dev.qaldy.drill.report.Report;
 import dev.qaldy.drill.rows.AfterReturn;
@@ -48,7 +49,9 @@ import java.util.List;
  * (PT5S): the outage lasts at least that long past the gate's last ask about the person who
  * already opened the app, who is then asked for once more and must be let in from the gate's
  * outage copy ({@code X-Qaldy-Access: outage-copy}), not its fresh copy; {@code qaldy.drill.catch-up-wait} (PT2M) and {@code qaldy.drill.settle} (PT8S) for the schedule;
- * {@code qaldy.drill.cap-wait} (PT2M) for the payer's app to fall asleep.
+ * {@code qaldy.drill.cap-wait} (PT2M) for the payer's app to fall asleep; {@code qaldy.drill.status-wait}
+ * (PT60S) for the status page ({@code qaldy.drill.status-url}, set by bin/qaldy when the cell runs
+ * one; none, no status check) to show the outage, its screenshot {@code status-<pass>.png} in the report.
  */
 public final class Drill {
 
@@ -166,6 +169,11 @@ public final class Drill {
             checks.addAll(site.servedPages());
             checks.add(console != null ? console.duringOutage(pass, stopped, consoleWait())
                     : Check.broken(SeedRow.CONSOLE, Check.DURING, "a console user", "the outage banner", consoleProblem));
+            String statusUrl = System.getProperty("qaldy.drill.status-url", "");
+            if (console != null && !statusUrl.isBlank()) {
+                checks.add(new StatusPageWatch(console, statusUrl).duringOutage(pass, stopped,
+                        duration("qaldy.drill.status-wait", "PT60S")));
+            }
             waitUntil(stopped.plus(duration("qaldy.drill.site-wait", "PT8S")));
             checks.add(site.neverServed(pass));
             checks.add(pastFreshness(outage));

@@ -119,6 +119,16 @@ public final class ConsoleWatch implements AutoCloseable {
         }
     }
 
+    /** The browser this console user works in (for another tab of the same person). */
+    Browser browser() {
+        return browser;
+    }
+
+    /** The report's folder, where screenshots go. */
+    Path out() {
+        return out;
+    }
+
     private String screenshot(String name) throws java.io.IOException {
         browser.screenshot(out.resolve(name));
         return name;

@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * The drill's report, {@code report.md} and {@code report.html} in the run's folder: the seed's
  * table row by row (what the seed says, what was seen, pass or fail), then every check of every
- * pass, and the console's screenshots. A row with no check is reported as not checked, and fails.
+ * pass, and the screenshots of the console and the status page. A row with no check is reported as not checked, and fails.
  */
 public final class Report {
 
@@ -149,7 +149,8 @@ public final class Report {
                 h.append("<tr><td>").append(esc(c.row().title)).append("</td><td>").append(esc(c.when())).append("</td><td>")
                         .append(esc(c.who())).append("</td><td>").append(esc(c.expected())).append("</td><td>").append(esc(c.seen()));
                 if (c.evidence() != null) {
-                    h.append("<img src=\"").append(esc(c.evidence())).append("\" alt=\"The console as the person saw it\">");
+                    h.append("<img src=\"").append(esc(c.evidence())).append("\" alt=\"").append(esc(c.who()))
+                            .append(": what the page showed\">");
                 }
                 h.append("</td><td>").append(c.ms() < 0 ? "" : c.ms()).append("</td><td class=\"").append(result).append("\">")
                         .append(result).append("</td></tr>\n");
