@@ -500,6 +500,52 @@ class PublishAndOpenIT {
         assertThat(Person.json(owner.api("GET", "/billing", null).body()).getInt("capCents")).isEqualTo(1250);
     }
 
+    /**
+     * Issue 20, the app page of a person it is shared with, in Chromium: the overview only (the
+     * owner's tabs are not offered), their role and who shared it, the live version and a working
+     * Open; an owner's tab opened by its address says that only the owner (named) can see it and
+     * links back to the overview.
+     */
+    @Test
+    void a_viewer_sees_the_overview_of_a_shared_app_and_none_of_the_owners_tabs() throws Exception {
+        Person owner = Person.signUp(cell, "owner-viewed@example.com");
+        Person viewer = Person.signUp(cell, "viewer-viewed@example.com");
+        owner.publish("viewed", guestbookSource());
+        assertThat(owner.api("POST", "/apps/viewed/shares", "{\"email\":\"" + viewer.email + "\"}").statusCode()).isEqualTo(201);
+        String console = "http://" + cell.publicHost() + "/console/";
+
+        try (Browser browser = new Browser(cell.var().resolve("browser"))) {
+            WebDriver driver = browser.driver;
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+            driver.get(console);
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("email"))).sendKeys(viewer.email);
+            driver.findElement(By.id("password")).sendKeys(viewer.password);
+            driver.findElement(By.id("signin")).click();
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-app='viewed']")));
+
+            driver.get(console + "#/apps/viewed");
+            wait.until(ExpectedConditions.attributeToBe(By.id("app-tab"), "data-tab", "overview"));
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("live-version"), "Version 1"));
+            assertThat(driver.findElements(By.cssSelector("#app-tabs li[data-owner-tab]"))).as("the owner's tabs").hasSize(6)
+                    .allSatisfy(li -> assertThat(li.isDisplayed()).as(li.getText()).isFalse());
+            assertThat(driver.findElement(By.cssSelector("#app-tabs [data-tab='overview']")).isDisplayed()).isTrue();
+            String page = driver.findElement(By.tagName("main")).getText();
+            assertThat(page).contains("Viewer (shared by " + owner.email + ")").contains("Shared with you")
+                    .contains("Only its owner can upload builds");
+            browser.screenshot(cell.root().resolve("cell-tests/target/screenshots/viewer-overview.png"));
+
+            driver.get(console + "#/apps/viewed/deploys");
+            WebElement ownerOnly = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("app-owner-only")));
+            assertThat(ownerOnly.getText()).isEqualTo("Only the owner of viewed can see its deploys (" + owner.email + ")."
+                    + " You can open the app from its overview.");
+            assertThat(driver.findElements(By.cssSelector("input[type='file']"))).as("no upload for a viewer").isEmpty();
+            driver.findElement(By.linkText("Go to the overview of viewed")).click();
+            wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-open='viewed']"))).click();
+            wait.until(ExpectedConditions.urlContains("viewed.localhost"));
+            wait.until(ExpectedConditions.titleContains("Guestbook"));
+        }
+    }
+
     /** Clicks the app page's tab {@code id} and waits until the URL names it. */
     private static void tab(WebDriver driver, WebDriverWait wait, String id) {
         wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("#app-tabs [data-tab='" + id + "']"))).click();
