@@ -341,7 +341,7 @@ class GateOutageIT {
                 .until(() -> cell.send(cell.request(cell.appHost("memo"), "/").GET().build()).statusCode() != 503);
         String expired = SessionTokens.sign(new Session(1, "owner@example.com", "expired",
                 Instant.now().minusSeconds(7200), Instant.now().minusSeconds(3600)),
-                CellKeys.readPrivateKey(cell.var().resolve("keys/cell.key.pem")));
+                CellKeys.readSigningKey(cell.var().resolve("keys/cell.key.pem"), CellKeys.readPublicKeys(cell.var().resolve("keys/cell.pub.pem"))));
         for (String cookie : new String[] {"qaldy_session=%%%garbage", "qaldy_session=" + expired, "qaldy_session="}) {
             HttpResponse<String> response = cell.send(cell.request(cell.appHost("memo"), "/")
                     .header("Accept", "application/json").header("Cookie", cookie).GET().build());

@@ -3,25 +3,19 @@ package dev.qaldy.cell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.qaldy.drill.console.Browser;
 import dev.qaldy.contract.keys.CellKeys;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
+import dev.qaldy.drill.console.Browser;
 import jakarta.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.net.Socket;
 import java.net.http.HttpRequest;
-import java.time.Duration;
-import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.ExpectedConditions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.interfaces.ECPrivateKey;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +27,11 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Issue 2 end to end on a real cell from {@code bin/qaldy up}: the seeded guestbook opens on its
@@ -181,7 +180,7 @@ class PublishAndOpenIT {
         String forged = real.substring(0, real.length() - 4) + (real.endsWith("AAAA") ? "BBBB" : "AAAA");
         Instant now = Instant.now();
         String otherKey = SessionTokens.sign(new Session(1, demo.email, "x", now, now.plusSeconds(600)),
-                (ECPrivateKey) CellKeys.generate().getPrivate());
+                CellKeys.signing(CellKeys.generate()));
         for (String token : new String[] {forged, otherKey, "not-a-token"}) {
             HttpResponse<String> api = cell.send(cell.request(cell.publicHost(), "/api/v1/apps")
                     .header("Authorization", "Bearer " + token).GET().build());
@@ -562,6 +561,51 @@ class PublishAndOpenIT {
     /** A request to {@code app}'s origin with {@code cookie} ({@code qaldy_session=…}), as a script or a browser sends it. */
     private static HttpResponse<String> withCookie(String app, String cookie, String accept) throws Exception {
         return cell.send(cell.request(cell.appHost(app), "/").header("Accept", accept).header("Cookie", cookie).GET().build());
+    }
+
+    /**
+     * Issue 16 item 9, the cell's key rotated as README says (bin/qaldy keys add, restart the gate
+     * and the runtime host, keys use-next, restart the control plane): every JWS names its key
+     * ({@code kid}); a session and an app version signed by the old key keep working, new ones are
+     * signed by the new key, and the gate never refuses either.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE - 2) // restarts the gate, the runtime host and the control plane; before the two below
+    void the_cells_key_rotates_and_no_session_or_version_it_signed_stops_working() throws Exception {
+        Person person = Person.signUp(cell, "rotation@example.com");
+        person.publish("sealedold", guestbookSource()); // sealed, and its live record signed, by the old key
+        person.openApp("sealedold");
+        String before = person.token();
+        String oldKid = kid(before);
+        assertThat(withBearer("sealedold", before).statusCode()).isEqualTo(200);
+
+        assertThat(cell.qaldy("keys", "add")).contains("published the next key");
+        for (String component : List.of("gate", "runtime")) {
+            cell.qaldy("stop", component);
+            cell.qaldy("start", component);
+        }
+        assertThat(withBearer("sealedold", before).statusCode()).as("the old key, with the next one published").isEqualTo(200);
+        cell.qaldy("keys", "use-next");
+        cell.qaldy("stop", "control");
+        cell.qaldy("start", "control");
+
+        person.signIn();
+        String after = person.token();
+        assertThat(kid(after)).as("signed by the new key").isNotEqualTo(oldKid).hasSize(43);
+        assertThat(cell.qaldy("keys")).contains(kid(after) + "  signs").contains(oldKid + "  verifies only");
+        person.publish("sealednew", guestbookSource()); // sealed by the new key
+        person.openApp("sealednew");
+        assertThat(withBearer("sealednew", person.token()).statusCode()).isEqualTo(200);
+        assertThat(withBearer("sealedold", after).statusCode()).as("a version the old key sealed, a new session").isEqualTo(200);
+        assertThat(withBearer("sealedold", before).statusCode()).as("a session the old key signed").isEqualTo(200);
+    }
+
+    /** The {@code kid} in a compact JWS's header. */
+    private static String kid(String jws) {
+        String header = new String(java.util.Base64.getUrlDecoder().decode(jws.substring(0, jws.indexOf('.'))), StandardCharsets.UTF_8);
+        java.util.regex.Matcher kid = java.util.regex.Pattern.compile("\"kid\":\"([^\"]+)\"").matcher(header);
+        assertThat(kid.find()).as("a kid in " + header).isTrue();
+        return kid.group(1);
     }
 
     @Test

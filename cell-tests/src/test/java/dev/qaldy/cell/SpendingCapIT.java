@@ -12,7 +12,6 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.interfaces.ECPrivateKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -181,9 +180,9 @@ class SpendingCapIT {
         long now = Instant.now().toEpochMilli();
         CapState generous = new CapState(account, CapState.periodOf(Instant.now()), 100_000, 0, now, new Prices(PRICE, 0), now,
                 sequence + 1000);
-        String foreign = CapStates.sign(generous, (ECPrivateKey) CellKeys.generate().getPrivate());
+        String foreign = CapStates.sign(generous, CellKeys.signing(CellKeys.generate()));
         String lastMonth = CapStates.sign(new CapState(account, "2020-01", 100_000, 0, now, new Prices(PRICE, 0), now, sequence + 1000),
-                CellKeys.readPrivateKey(cell.var().resolve("keys/cell.key.pem")));
+                CellKeys.readSigningKey(cell.var().resolve("keys/cell.key.pem"), CellKeys.readPublicKeys(cell.var().resolve("keys/cell.pub.pem"))));
 
         for (String[] bad : new String[][] {{forged, "unverifiable"}, {foreign, "unverifiable"}, {olderState, "older-sequence"},
             {lastMonth, "period-over"}}) {
@@ -220,7 +219,7 @@ class SpendingCapIT {
                 .as("7 requests, billed once").isEqualTo(7 * PRICE);
         HttpResponse<String> state = control("GET", "/api/v1/internal/cap-states?account=" + otherAccount, null);
         String jws = Person.json(state.body()).getJsonArray("states").getString(0);
-        CapState verified = CapStates.verify(jws, CellKeys.readPublicKey(cell.var().resolve("keys/cell.pub.pem")));
+        CapState verified = CapStates.verify(jws, CellKeys.readPublicKeys(cell.var().resolve("keys/cell.pub.pem")));
         assertThat(verified.sequence()).as("the retry took no new sequence").isEqualTo(billedAt);
         assertThat(verified.spentMillicents()).isEqualTo(7 * PRICE);
         assertThat(billing().getJsonNumber("spentMillicents").longValue()).as("every request the gate served, billed once")
@@ -283,7 +282,7 @@ class SpendingCapIT {
         JsonObject[] held = new JsonObject[1];
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
             held[0] = gateView();
-            long latest = CapStates.verify(stateJws(), CellKeys.readPublicKey(cell.var().resolve("keys/cell.pub.pem"))).sequence();
+            long latest = CapStates.verify(stateJws(), CellKeys.readPublicKeys(cell.var().resolve("keys/cell.pub.pem"))).sequence();
             return !held[0].containsKey("pendingBatch") && held[0].getJsonNumber("unbilledRequests").longValue() == 0
                     && held[0].getJsonNumber("sequence").longValue() == latest;
         });

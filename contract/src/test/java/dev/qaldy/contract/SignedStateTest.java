@@ -30,15 +30,15 @@ class SignedStateTest {
 
     @Test
     void a_token_signed_by_the_cell_verifies_and_carries_the_person() throws Exception {
-        String token = SessionTokens.sign(ana, (ECPrivateKey) cell.getPrivate());
-        assertThat(SessionTokens.verify(token, (ECPublicKey) cell.getPublic(), clock)).isEqualTo(ana);
+        String token = SessionTokens.sign(ana, CellKeys.signing(cell));
+        assertThat(SessionTokens.verify(token, CellKeys.published(cell), clock)).isEqualTo(ana);
     }
 
     @Test
     void a_session_made_on_an_app_origin_carries_its_audience_and_opens_that_app_only() throws Exception {
         Session onGuestbook = new Session(7, "ana@example.com", "t-2", NOW, NOW.plusSeconds(3600), SessionTokens.appAudience("guestbook"));
-        Session verified = SessionTokens.verify(SessionTokens.sign(onGuestbook, (ECPrivateKey) cell.getPrivate()),
-                (ECPublicKey) cell.getPublic(), clock);
+        Session verified = SessionTokens.verify(SessionTokens.sign(onGuestbook, CellKeys.signing(cell)),
+                CellKeys.published(cell), clock);
         assertThat(verified).isEqualTo(onGuestbook);
         assertThat(verified.opens("guestbook")).isTrue();
         assertThat(verified.opens("guestbook2")).isFalse();
@@ -48,37 +48,37 @@ class SignedStateTest {
 
     @Test
     void a_token_signed_by_another_key_is_refused() {
-        String token = SessionTokens.sign(ana, (ECPrivateKey) other.getPrivate());
-        assertThatThrownBy(() -> SessionTokens.verify(token, (ECPublicKey) cell.getPublic(), clock))
+        String token = SessionTokens.sign(ana, CellKeys.signing(other));
+        assertThatThrownBy(() -> SessionTokens.verify(token, CellKeys.published(cell), clock))
                 .isInstanceOf(InvalidTokenException.class);
     }
 
     @Test
     void an_altered_token_is_refused() {
-        String token = SessionTokens.sign(ana, (ECPrivateKey) cell.getPrivate());
+        String token = SessionTokens.sign(ana, CellKeys.signing(cell));
         String[] parts = token.split("\\.");
         String forged = parts[0] + "." + parts[1].substring(0, parts[1].length() - 2) + "AA." + parts[2];
-        assertThatThrownBy(() -> SessionTokens.verify(forged, (ECPublicKey) cell.getPublic(), clock))
+        assertThatThrownBy(() -> SessionTokens.verify(forged, CellKeys.published(cell), clock))
                 .isInstanceOf(InvalidTokenException.class);
     }
 
     @Test
     void an_expired_token_is_refused() {
-        String token = SessionTokens.sign(ana, (ECPrivateKey) cell.getPrivate());
+        String token = SessionTokens.sign(ana, CellKeys.signing(cell));
         Clock later = Clock.fixed(NOW.plusSeconds(3600), ZoneOffset.UTC);
-        assertThatThrownBy(() -> SessionTokens.verify(token, (ECPublicKey) cell.getPublic(), later))
+        assertThatThrownBy(() -> SessionTokens.verify(token, CellKeys.published(cell), later))
                 .isInstanceOf(InvalidTokenException.class).hasMessageContaining("expired");
     }
 
     @Test
     void a_token_issued_later_than_the_clock_skew_allows_is_refused() throws Exception {
         Session soon = new Session(7, "ana@example.com", "t-3", NOW.plus(SessionTokens.MAX_CLOCK_SKEW), NOW.plusSeconds(3600));
-        assertThat(SessionTokens.verify(SessionTokens.sign(soon, (ECPrivateKey) cell.getPrivate()), (ECPublicKey) cell.getPublic(), clock))
+        assertThat(SessionTokens.verify(SessionTokens.sign(soon, CellKeys.signing(cell)), CellKeys.published(cell), clock))
                 .as("within the skew").isEqualTo(soon);
         Session future = new Session(7, "ana@example.com", "t-4", NOW.plus(SessionTokens.MAX_CLOCK_SKEW).plusSeconds(1),
                 NOW.plusSeconds(3600));
-        String token = SessionTokens.sign(future, (ECPrivateKey) cell.getPrivate());
-        assertThatThrownBy(() -> SessionTokens.verify(token, (ECPublicKey) cell.getPublic(), clock))
+        String token = SessionTokens.sign(future, CellKeys.signing(cell));
+        assertThatThrownBy(() -> SessionTokens.verify(token, CellKeys.published(cell), clock))
                 .isInstanceOf(InvalidTokenException.class).hasMessageContaining("issued in the future");
     }
 
@@ -89,35 +89,35 @@ class SignedStateTest {
                         .type(new com.nimbusds.jose.JOSEObjectType("qaldy-seal+jwt")).build(),
                 new com.nimbusds.jwt.JWTClaimsSet.Builder().issuer("someone-else").subject("guestbook").claim("version", 3L)
                         .claim("sha256", "ab".repeat(32)).issueTime(java.util.Date.from(NOW)).build());
-        jwt.sign(new com.nimbusds.jose.crypto.ECDSASigner((ECPrivateKey) cell.getPrivate()));
-        assertThatThrownBy(() -> BundleSeals.verify(jwt.serialize(), (ECPublicKey) cell.getPublic()))
+        jwt.sign(new com.nimbusds.jose.crypto.ECDSASigner(CellKeys.signing(cell).key()));
+        assertThatThrownBy(() -> BundleSeals.verify(jwt.serialize(), CellKeys.published(cell)))
                 .isInstanceOf(InvalidTokenException.class).hasMessageContaining("issuer");
     }
 
     @Test
     void garbage_and_oversized_input_is_refused() {
         for (String bad : new String[] {"", "abc", "a.b.c", "x".repeat(SessionTokens.MAX_TOKEN_LENGTH + 1)}) {
-            assertThatThrownBy(() -> SessionTokens.verify(bad, (ECPublicKey) cell.getPublic(), clock))
+            assertThatThrownBy(() -> SessionTokens.verify(bad, CellKeys.published(cell), clock))
                     .isInstanceOf(InvalidTokenException.class);
         }
     }
 
     @Test
     void a_seal_is_not_a_session_and_a_session_is_not_a_seal() {
-        String seal = BundleSeals.sign(new BundleSeal("guestbook", 1, "a".repeat(64), NOW), (ECPrivateKey) cell.getPrivate());
-        String token = SessionTokens.sign(ana, (ECPrivateKey) cell.getPrivate());
-        assertThatThrownBy(() -> SessionTokens.verify(seal, (ECPublicKey) cell.getPublic(), clock))
+        String seal = BundleSeals.sign(new BundleSeal("guestbook", 1, "a".repeat(64), NOW), CellKeys.signing(cell));
+        String token = SessionTokens.sign(ana, CellKeys.signing(cell));
+        assertThatThrownBy(() -> SessionTokens.verify(seal, CellKeys.published(cell), clock))
                 .isInstanceOf(InvalidTokenException.class);
-        assertThatThrownBy(() -> BundleSeals.verify(token, (ECPublicKey) cell.getPublic()))
+        assertThatThrownBy(() -> BundleSeals.verify(token, CellKeys.published(cell)))
                 .isInstanceOf(InvalidTokenException.class);
     }
 
     @Test
     void a_seal_round_trips_and_refuses_another_key() throws Exception {
         BundleSeal seal = new BundleSeal("guestbook", 3, "0123456789abcdef".repeat(4), NOW);
-        String jws = BundleSeals.sign(seal, (ECPrivateKey) cell.getPrivate());
-        assertThat(BundleSeals.verify(jws, (ECPublicKey) cell.getPublic())).isEqualTo(seal);
-        assertThatThrownBy(() -> BundleSeals.verify(jws, (ECPublicKey) other.getPublic()))
+        String jws = BundleSeals.sign(seal, CellKeys.signing(cell));
+        assertThat(BundleSeals.verify(jws, CellKeys.published(cell))).isEqualTo(seal);
+        assertThatThrownBy(() -> BundleSeals.verify(jws, CellKeys.published(other)))
                 .isInstanceOf(InvalidTokenException.class);
     }
 
@@ -125,8 +125,8 @@ class SignedStateTest {
     void keys_round_trip_through_pem_files(@TempDir Path dir) throws Exception {
         Path pub = Files.writeString(dir.resolve("cell.pub.pem"), CellKeys.toPem((ECPublicKey) cell.getPublic()));
         Path priv = Files.writeString(dir.resolve("cell.key.pem"), CellKeys.toPem((ECPrivateKey) cell.getPrivate()));
-        String token = SessionTokens.sign(ana, CellKeys.readPrivateKey(priv));
-        assertThat(SessionTokens.verify(token, CellKeys.readPublicKey(pub), clock).email()).isEqualTo("ana@example.com");
-        assertThatThrownBy(() -> CellKeys.readPublicKey(dir.resolve("missing.pem"))).isInstanceOf(IllegalStateException.class);
+        String token = SessionTokens.sign(ana, CellKeys.readSigningKey(priv, CellKeys.readPublicKeys(pub)));
+        assertThat(SessionTokens.verify(token, CellKeys.readPublicKeys(pub), clock).email()).isEqualTo("ana@example.com");
+        assertThatThrownBy(() -> CellKeys.readPublicKeys(dir.resolve("missing.pem"))).isInstanceOf(IllegalStateException.class);
     }
 }

@@ -2,6 +2,7 @@ package dev.qaldy.contract.cap;
 
 import com.nimbusds.jose.util.JSONObjectUtils;
 import dev.qaldy.contract.files.KeptFile;
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.contract.session.InvalidTokenException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.interfaces.ECPublicKey;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -139,7 +139,7 @@ public final class CapKeeper {
             long unbilledMillicents, boolean asleep, UUID pendingBatch) {
     }
 
-    private final ECPublicKey key;
+    private final CellPublicKeys keys;
     private final Clock clock;
     private final Duration leeway;
     private final Path dir;
@@ -152,15 +152,15 @@ public final class CapKeeper {
     private final Object reports = new Object();
 
     /**
-     * @param key         the cell's public key
+     * @param keys        the cell's published keys
      * @param clock       the edge's clock
      * @param leeway      clock skew tolerated on a state's signing time and period end
      * @param dir         where to keep accounts on disk; null to keep them in memory only
      * @param log         where refusals (WARNING) and sleeps (INFO) are written
      * @param maxAccounts most accounts held
      */
-    public CapKeeper(ECPublicKey key, Clock clock, Duration leeway, Path dir, Logger log, int maxAccounts) {
-        this.key = Objects.requireNonNull(key, "key");
+    public CapKeeper(CellPublicKeys keys, Clock clock, Duration leeway, Path dir, Logger log, int maxAccounts) {
+        this.keys = Objects.requireNonNull(keys, "keys");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.leeway = Objects.requireNonNull(leeway, "leeway");
         this.dir = dir;
@@ -178,7 +178,7 @@ public final class CapKeeper {
     public Offer offer(String jws) {
         CapState state;
         try {
-            state = CapStates.verify(jws, key);
+            state = CapStates.verify(jws, keys);
         } catch (InvalidTokenException e) {
             return refused(Refusal.UNVERIFIABLE, "not a cap state of this cell: " + e.getMessage(), null);
         }
@@ -567,7 +567,7 @@ public final class CapKeeper {
         Account account = new Account(id);
         Object jws = json.get("state");
         if (jws instanceof String text) {
-            CapState state = CapStates.verify(text, key);
+            CapState state = CapStates.verify(text, keys);
             if (state.accountId() != id) {
                 throw new InvalidTokenException("its state is account " + state.accountId() + "'s");
             }

@@ -8,12 +8,15 @@ import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.Signature;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECGenParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 
 /**
  * Reads the cell's P-256 key pair from PEM files ({@code bin/qaldy up} creates them under
@@ -26,17 +29,55 @@ public final class CellKeys {
     }
 
     /**
-     * Reads a public key in X.509 SubjectPublicKeyInfo PEM (the "PUBLIC KEY" block).
+     * Reads every public key in an X.509 SubjectPublicKeyInfo PEM file (one "PUBLIC KEY" block per
+     * key, in the order published; several only while the cell's key is rotated).
      *
-     * @throws IllegalStateException when the file is missing or is not a P-256 public key
+     * @throws IllegalStateException when the file is missing, holds no key or more than
+     *                               {@link CellPublicKeys#MAX}, or a block is not a P-256 public key
      */
-    public static ECPublicKey readPublicKey(Path pem) {
+    public static CellPublicKeys readPublicKeys(Path pem) {
         try {
-            byte[] der = decodePem(Files.readString(pem, StandardCharsets.US_ASCII), "PUBLIC KEY");
-            return (ECPublicKey) KeyFactory.getInstance("EC").generatePublic(new X509EncodedKeySpec(der));
+            String text = Files.readString(pem, StandardCharsets.US_ASCII);
+            List<ECPublicKey> keys = new ArrayList<>();
+            String begin = "-----BEGIN PUBLIC KEY-----";
+            for (int from = text.indexOf(begin); from >= 0; from = text.indexOf(begin, from + begin.length())) {
+                byte[] der = decodePem(text.substring(from), "PUBLIC KEY");
+                keys.add((ECPublicKey) KeyFactory.getInstance("EC").generatePublic(new X509EncodedKeySpec(der)));
+            }
+            return CellPublicKeys.of(keys);
         } catch (IOException | GeneralSecurityException | ClassCastException | IllegalArgumentException e) {
-            throw new IllegalStateException("cannot read the cell's public key from " + pem + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot read the cell's public keys from " + pem + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Reads the control plane's private key and names it by the published public key it pairs with
+     * (found by signing a test message and verifying it with each).
+     *
+     * @throws IllegalStateException when the file cannot be read, or its key's public half is not
+     *                               among {@code published} (publish a new key before it signs)
+     */
+    public static CellSigningKey readSigningKey(Path privatePem, CellPublicKeys published) {
+        ECPrivateKey key = readPrivateKey(privatePem);
+        try {
+            byte[] probe = "qaldy: which published key pairs with this private key".getBytes(StandardCharsets.US_ASCII);
+            Signature signer = Signature.getInstance("SHA256withECDSA");
+            signer.initSign(key);
+            signer.update(probe);
+            byte[] signature = signer.sign();
+            for (ECPublicKey candidate : published.all()) {
+                Signature verifier = Signature.getInstance("SHA256withECDSA");
+                verifier.initVerify(candidate);
+                verifier.update(probe);
+                if (verifier.verify(signature)) {
+                    return new CellSigningKey(key, CellPublicKeys.kid(candidate));
+                }
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot use the cell's private key from " + privatePem + ": " + e.getMessage(), e);
+        }
+        throw new IllegalStateException("the cell's private key in " + privatePem + " is not published: its public key is"
+                + " not among the cell's public keys (bin/qaldy keys add publishes a new key before it signs)");
     }
 
     /**
@@ -64,7 +105,17 @@ public final class CellKeys {
         }
     }
 
-    /** PEM text for a public key, as {@link #readPublicKey} reads it. */
+    /** A generated pair's private key as a signing key, named by its public half (tests and tools). */
+    public static CellSigningKey signing(KeyPair pair) {
+        return new CellSigningKey((ECPrivateKey) pair.getPrivate(), CellPublicKeys.kid((ECPublicKey) pair.getPublic()));
+    }
+
+    /** A generated pair's public key as the only published key (tests and tools). */
+    public static CellPublicKeys published(KeyPair pair) {
+        return CellPublicKeys.of((ECPublicKey) pair.getPublic());
+    }
+
+    /** PEM text for a public key, one block of what {@link #readPublicKeys} reads. */
     public static String toPem(ECPublicKey key) {
         return pem("PUBLIC KEY", key.getEncoded());
     }

@@ -1,42 +1,33 @@
 package dev.qaldy.contract.live;
 
-import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.ECDSASigner;
-import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
+import dev.qaldy.contract.keys.CellJws;
+import dev.qaldy.contract.keys.CellPublicKeys;
+import dev.qaldy.contract.keys.CellSigningKey;
 import dev.qaldy.contract.session.InvalidTokenException;
-import dev.qaldy.contract.session.SessionTokens;
-import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.ECPublicKey;
-import java.text.ParseException;
 import java.time.Instant;
 import java.util.Date;
 
 /**
- * {@link LiveStatement}s as ES256 JWS signed with the cell's key, as bundle seals and cap states
- * are. Header {@code typ=qaldy-live+jwt}; claims {@code iss=qaldy-cell, sub=<app>, seq, iat} and
- * either {@code version, sha256} (live) or {@code gone=true} (a tombstone); {@code iat} in
- * milliseconds as {@code iatMs} too, since JWT's {@code iat} has whole seconds. {@link #verify}
- * checks signature, type, issuer and shape; which statements a host takes (sequence, age, clock
- * skew) is the host's rule.
+ * {@link LiveStatement}s as the cell's JWS ({@link CellJws}), as bundle seals and cap states are.
+ * Header {@code typ=qaldy-live+jwt}; claims {@code sub=<app>, seq, iat} and either
+ * {@code version, sha256} (live) or {@code gone=true} (a tombstone); {@code iat} in milliseconds as
+ * {@code iatMs} too, since JWT's {@code iat} has whole seconds. {@link #verify} checks signature,
+ * type, issuer and shape; which statements a host takes (sequence, age, clock skew) is the host's rule.
  */
 public final class LiveStatements {
 
     static final JOSEObjectType TYPE = new JOSEObjectType("qaldy-live+jwt");
     /** Longest statement even parsed, in characters. */
-    public static final int MAX_LENGTH = 4096;
+    public static final int MAX_LENGTH = CellJws.MAX_LENGTH;
 
     private LiveStatements() {
     }
 
     /** Signs a statement; returns the compact JWS. */
-    public static String sign(LiveStatement statement, ECPrivateKey key) {
+    public static String sign(LiveStatement statement, CellSigningKey key) {
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
-                .issuer(SessionTokens.ISSUER)
                 .subject(statement.app())
                 .claim("seq", statement.sequence())
                 .claim("iatMs", statement.issuedAt().toEpochMilli())
@@ -46,38 +37,20 @@ public final class LiveStatements {
         } else {
             claims.claim("version", statement.version()).claim("sha256", statement.sha256());
         }
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).type(TYPE).build(), claims.build());
-        try {
-            jwt.sign(new ECDSASigner(key));
-        } catch (JOSEException e) {
-            throw new IllegalStateException("cannot sign a live statement", e);
-        }
-        return jwt.serialize();
+        return CellJws.sign(TYPE, claims, key);
     }
 
     /**
      * Verifies a statement's signature, type and issuer, and reads it.
      *
-     * @throws InvalidTokenException when it is not a well-formed live statement signed with {@code key}
+     * @throws InvalidTokenException when it is not a well-formed live statement signed with one of {@code keys}
      */
-    public static LiveStatement verify(String jws, ECPublicKey key) throws InvalidTokenException {
-        if (jws == null || jws.isEmpty() || jws.length() > MAX_LENGTH) {
-            throw new InvalidTokenException("missing or oversized live statement");
-        }
-        try {
-            SignedJWT jwt = SignedJWT.parse(jws);
-            if (!JWSAlgorithm.ES256.equals(jwt.getHeader().getAlgorithm()) || !TYPE.equals(jwt.getHeader().getType())) {
-                throw new InvalidTokenException("not a live statement");
-            }
-            if (!jwt.verify(new ECDSAVerifier(key))) {
-                throw new InvalidTokenException("bad live statement signature");
-            }
-            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+    public static LiveStatement verify(String jws, CellPublicKeys keys) throws InvalidTokenException {
+        return CellJws.verify(jws, TYPE, keys, "live statement", claims -> {
             Long sequence = claims.getLongClaim("seq");
             Long issuedAtMs = claims.getLongClaim("iatMs");
-            if (!SessionTokens.ISSUER.equals(claims.getIssuer()) || claims.getSubject() == null || sequence == null
-                    || issuedAtMs == null || claims.getIssueTime() == null) {
-                throw new InvalidTokenException("not a live statement of this cell: issuer or claims missing");
+            if (claims.getSubject() == null || sequence == null || issuedAtMs == null || claims.getIssueTime() == null) {
+                throw new InvalidTokenException("not a live statement of this cell: claims missing");
             }
             Instant issuedAt = Instant.ofEpochMilli(issuedAtMs);
             if (Boolean.TRUE.equals(claims.getBooleanClaim("gone"))) {
@@ -91,9 +64,6 @@ public final class LiveStatements {
                 throw new InvalidTokenException("a live statement without a version");
             }
             return LiveStatement.live(claims.getSubject(), version, claims.getStringClaim("sha256"), sequence, issuedAt);
-        } catch (ParseException | JOSEException | RuntimeException e) {
-            throw new InvalidTokenException("unreadable live statement: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : " " + e.getMessage()), e);
-        }
+        });
     }
 }

@@ -12,8 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.ECPublicKey;
 import java.text.MessageFormat;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,7 +64,7 @@ class CapKeeperTest {
     }
 
     CapKeeper keeper(Path dir) {
-        return new CapKeeper((ECPublicKey) CELL.getPublic(), clock, LEEWAY, dir, log, 1000);
+        return new CapKeeper(CellKeys.published(CELL), clock, LEEWAY, dir, log, 1000);
     }
 
     static CapState state(long sequence, String period, long capCents, long spentMillicents, Instant issuedAt) {
@@ -74,7 +72,7 @@ class CapKeeperTest {
     }
 
     static String sign(CapState state) {
-        return CapStates.sign(state, (ECPrivateKey) CELL.getPrivate());
+        return CapStates.sign(state, CellKeys.signing(CELL));
     }
 
     static String forge(String jws) {
@@ -91,7 +89,7 @@ class CapKeeperTest {
                 Arguments.of("the same change signed again", NOW, sign(held), "already-held"),
                 Arguments.of("the same sequence with other numbers", NOW, sign(state(10, "2026-03", 500, 0, NOW)), Refusal.OLDER_SEQUENCE),
                 Arguments.of("an older sequence", NOW, sign(state(9, "2026-03", 500, 0, NOW)), Refusal.OLDER_SEQUENCE),
-                Arguments.of("another key", NOW, CapStates.sign(state(11, "2026-03", 500, 0, NOW), (ECPrivateKey) OTHER.getPrivate()),
+                Arguments.of("another key", NOW, CapStates.sign(state(11, "2026-03", 500, 0, NOW), CellKeys.signing(OTHER)),
                         Refusal.UNVERIFIABLE),
                 Arguments.of("forged claims", NOW, forge(sign(state(11, "2026-03", 100, 0, NOW))), Refusal.UNVERIFIABLE),
                 Arguments.of("garbage", NOW, "not.a.state", Refusal.UNVERIFIABLE),
@@ -303,7 +301,7 @@ class CapKeeperTest {
         Function<Long, String> file = id -> "{\"v\":1,\"accountId\":" + id + ",\"state\":\"%s\",\"open\":{\"guestbook\":[1,0]}}";
         return Stream.of(
                 Arguments.of("signed by another key", String.format(file.apply(7L),
-                        CapStates.sign(state(3, "2026-03", 100, 0, NOW), (ECPrivateKey) OTHER.getPrivate()))),
+                        CapStates.sign(state(3, "2026-03", 100, 0, NOW), CellKeys.signing(OTHER)))),
                 Arguments.of("forged claims", String.format(file.apply(7L), forge(sign(state(3, "2026-03", 100, 0, NOW))))),
                 Arguments.of("another account's state", String.format(file.apply(7L),
                         sign(new CapState(8, "2026-03", 1, 0, 0, PRICES, NOW.toEpochMilli(), 3)))),
@@ -422,7 +420,7 @@ class CapKeeperTest {
         assertThat(keeper.watermark()).isZero();
         keeper.offer(sign(state(4, "2026-03", 1, 0, NOW)));
         keeper.offer(CapStates.sign(new CapState(8, "2026-03", 1, 0, 0, PRICES, NOW.toEpochMilli(), 9),
-                (ECPrivateKey) CELL.getPrivate()));
+                CellKeys.signing(CELL)));
         assertThat(keeper.watermark()).isEqualTo(9);
         assertThat(keeper.size()).isEqualTo(2);
     }

@@ -11,8 +11,6 @@ import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -28,18 +26,18 @@ class CapStatesTest {
             NOW.toEpochMilli(), 42);
 
     String signed(CapState s, KeyPair keys) {
-        return CapStates.sign(s, (ECPrivateKey) keys.getPrivate());
+        return CapStates.sign(s, CellKeys.signing(keys));
     }
 
     @Test
     void a_state_signed_by_the_cell_verifies_and_reads_back_whole() throws Exception {
-        assertThat(CapStates.verify(signed(state, cell), (ECPublicKey) cell.getPublic())).isEqualTo(state);
+        assertThat(CapStates.verify(signed(state, cell), CellKeys.published(cell))).isEqualTo(state);
     }
 
     @Test
     void a_state_signed_by_another_key_is_refused() {
         String foreign = signed(state, other);
-        assertThatThrownBy(() -> CapStates.verify(foreign, (ECPublicKey) cell.getPublic()))
+        assertThatThrownBy(() -> CapStates.verify(foreign, CellKeys.published(cell)))
                 .isInstanceOf(InvalidTokenException.class);
     }
 
@@ -52,28 +50,28 @@ class CapStatesTest {
         assertThat(claims).contains("999999");
         String forged = parts[0] + "." + Base64.getUrlEncoder().withoutPadding()
                 .encodeToString(claims.getBytes(StandardCharsets.UTF_8)) + "." + parts[2];
-        assertThatThrownBy(() -> CapStates.verify(forged, (ECPublicKey) cell.getPublic()))
+        assertThatThrownBy(() -> CapStates.verify(forged, CellKeys.published(cell)))
                 .isInstanceOf(InvalidTokenException.class).hasMessageContaining("signature");
     }
 
     @Test
     void sessions_and_seals_are_not_cap_states_and_a_cap_state_is_not_a_session() {
         String session = SessionTokens.sign(new Session(7, "a@example.com", "t", NOW, NOW.plusSeconds(60)),
-                (ECPrivateKey) cell.getPrivate());
-        String seal = BundleSeals.sign(new BundleSeal("guestbook", 1, "a".repeat(64), NOW), (ECPrivateKey) cell.getPrivate());
+                CellKeys.signing(cell));
+        String seal = BundleSeals.sign(new BundleSeal("guestbook", 1, "a".repeat(64), NOW), CellKeys.signing(cell));
         for (String notACap : new String[] {session, seal}) {
-            assertThatThrownBy(() -> CapStates.verify(notACap, (ECPublicKey) cell.getPublic()))
+            assertThatThrownBy(() -> CapStates.verify(notACap, CellKeys.published(cell)))
                     .isInstanceOf(InvalidTokenException.class);
         }
         String cap = signed(state, cell);
-        assertThatThrownBy(() -> SessionTokens.verify(cap, (ECPublicKey) cell.getPublic(), Clock.fixed(NOW, ZoneOffset.UTC)))
+        assertThatThrownBy(() -> SessionTokens.verify(cap, CellKeys.published(cell), Clock.fixed(NOW, ZoneOffset.UTC)))
                 .isInstanceOf(InvalidTokenException.class);
     }
 
     @Test
     void garbage_and_oversized_input_is_refused_without_work() {
         for (String bad : new String[] {null, "", "a.b.c", "eyJ.eyJ.x", "x".repeat(CapStates.MAX_LENGTH + 1)}) {
-            assertThatThrownBy(() -> CapStates.verify(bad, (ECPublicKey) cell.getPublic()))
+            assertThatThrownBy(() -> CapStates.verify(bad, CellKeys.published(cell)))
                     .isInstanceOf(InvalidTokenException.class);
         }
     }

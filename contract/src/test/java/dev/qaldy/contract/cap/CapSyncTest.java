@@ -10,8 +10,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.ECPublicKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -42,7 +40,7 @@ class CapSyncTest {
             throw new java.io.IOException("no answer");
         }
     }, log);
-    final CapKeeper keeper = new CapKeeper((ECPublicKey) cell.getPublic(), clock, Duration.ofMinutes(2), null, log, 100);
+    final CapKeeper keeper = new CapKeeper(CellKeys.published(cell), clock, Duration.ofMinutes(2), null, log, 100);
     final Queue<String> calls = new ConcurrentLinkedQueue<>();
     final Map<String, Reply> replies = new ConcurrentHashMap<>();
     final ExecutorService pool = Executors.newCachedThreadPool();
@@ -66,7 +64,7 @@ class CapSyncTest {
 
     String signed(long account, long sequence, long spent) {
         return CapStates.sign(new CapState(account, "2026-03", 100, spent, NOW.toEpochMilli(), new Prices(50, 1),
-                NOW.toEpochMilli(), sequence), (ECPrivateKey) cell.getPrivate());
+                NOW.toEpochMilli(), sequence), CellKeys.signing(cell));
     }
 
     CapSync sync() throws IOException {

@@ -14,7 +14,6 @@ import dev.qaldy.contract.seal.BundleSeals;
 import dev.qaldy.contract.session.InvalidTokenException;
 import java.security.KeyPair;
 import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.ECPublicKey;
 import java.time.Instant;
 import java.util.Date;
 import org.junit.jupiter.api.Test;
@@ -26,11 +25,11 @@ class LiveStatementsTest {
     final KeyPair cell = CellKeys.generate();
 
     String sign(LiveStatement statement, KeyPair keys) {
-        return LiveStatements.sign(statement, (ECPrivateKey) keys.getPrivate());
+        return LiveStatements.sign(statement, CellKeys.signing(keys));
     }
 
     LiveStatement verify(String jws) throws InvalidTokenException {
-        return LiveStatements.verify(jws, (ECPublicKey) cell.getPublic());
+        return LiveStatements.verify(jws, CellKeys.published(cell));
     }
 
     @Test
@@ -47,7 +46,7 @@ class LiveStatementsTest {
     void another_key_another_type_or_another_issuer_is_refused() {
         LiveStatement live = LiveStatement.live("guestbook", 2, SHA, 17, NOW);
         assertThatThrownBy(() -> verify(sign(live, CellKeys.generate()))).isInstanceOf(InvalidTokenException.class);
-        String seal = BundleSeals.sign(new BundleSeal("guestbook", 2, SHA, NOW), (ECPrivateKey) cell.getPrivate());
+        String seal = BundleSeals.sign(new BundleSeal("guestbook", 2, SHA, NOW), CellKeys.signing(cell));
         assertThatThrownBy(() -> verify(seal)).isInstanceOf(InvalidTokenException.class).hasMessageContaining("not a live statement");
         assertThatThrownBy(() -> verify(signed(new JWTClaimsSet.Builder().issuer("someone-else").subject("guestbook")
                 .claim("seq", 17L).claim("iatMs", NOW.toEpochMilli()).claim("version", 2L).claim("sha256", SHA)

@@ -2,6 +2,7 @@ package dev.qaldy.gate.cap;
 
 import dev.qaldy.contract.cap.CapKeeper;
 import dev.qaldy.contract.cap.CapSync;
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.GateConfig;
@@ -13,7 +14,6 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
-import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -120,7 +120,7 @@ public class CapMemory {
         if (sync != null) {
             return Optional.of(sync);
         }
-        Optional<ECPublicKey> key = secrets.publicKey();
+        Optional<CellPublicKeys> key = secrets.publicKeys();
         if (key.isEmpty()) {
             return Optional.empty();
         }

@@ -2,13 +2,13 @@ package dev.qaldy.gate.platform;
 
 import dev.qaldy.contract.data.DataGrants;
 import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.contract.keys.ServiceKeyring;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
-import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,7 +50,7 @@ public class CellSecrets {
     @Inject
     Logger log;
 
-    private volatile ECPublicKey publicKey;
+    private volatile CellPublicKeys publicKeys;
     private ServiceKeyring keyring;
     private volatile DataGrants grants;
     private volatile Instant lastAttempt = Instant.EPOCH;
@@ -61,12 +61,12 @@ public class CellSecrets {
         reload();
     }
 
-    /** The cell's public key, or empty while it cannot be read. */
-    public Optional<ECPublicKey> publicKey() {
-        if (publicKey == null) {
+    /** The cell's published keys (several while its key is rotated), or empty while they cannot be read. */
+    public Optional<CellPublicKeys> publicKeys() {
+        if (publicKeys == null) {
             retry();
         }
-        return Optional.ofNullable(publicKey);
+        return Optional.ofNullable(publicKeys);
     }
 
     /**
@@ -130,16 +130,16 @@ public class CellSecrets {
 
     /** True when the public key and every service credential are loaded. */
     public boolean loaded() {
-        if (publicKey == null || !keyring.complete()) {
+        if (publicKeys == null || !keyring.complete()) {
             retry();
         }
-        return publicKey != null && keyring.complete();
+        return publicKeys != null && keyring.complete();
     }
 
     /** What is missing, for the readiness check; empty when everything is loaded. */
     public String missing() {
         StringBuilder missing = new StringBuilder();
-        if (publicKey == null) {
+        if (publicKeys == null) {
             missing.append("public key (").append(publicKeyFile).append(") ");
         }
         if (!keyring.complete()) {
@@ -157,10 +157,10 @@ public class CellSecrets {
 
     private synchronized void reload() {
         lastAttempt = clock.instant();
-        if (publicKey == null) {
+        if (publicKeys == null) {
             try {
-                publicKey = CellKeys.readPublicKey(Path.of(publicKeyFile));
-                log.log(Level.INFO, "gate: cell public key loaded from {0}", publicKeyFile);
+                publicKeys = CellKeys.readPublicKeys(Path.of(publicKeyFile));
+                log.log(Level.INFO, "gate: cell public keys loaded from {0} (kid {1})", new Object[] {publicKeyFile, publicKeys.kids()});
             } catch (IllegalStateException e) {
                 log.log(Level.WARNING, "gate: no cell public key yet: {0}", e.getMessage());
             }

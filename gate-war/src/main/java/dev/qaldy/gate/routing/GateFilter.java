@@ -1,6 +1,7 @@
 package dev.qaldy.gate.routing;
 
 import dev.qaldy.contract.health.UpstreamHealth;
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.contract.keys.ServiceKeyring;
 import dev.qaldy.contract.session.Session;
@@ -15,9 +16,9 @@ import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.GateConfig;
+import dev.qaldy.gate.platform.MalformedRequests;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
-import dev.qaldy.gate.platform.MalformedRequests;
 import dev.qaldy.gate.proxy.ControlForwarder;
 import dev.qaldy.gate.proxy.ProxyHeaders;
 import dev.qaldy.gate.proxy.UpstreamProxy;
@@ -44,7 +45,6 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -289,7 +289,7 @@ public class GateFilter extends HttpFilter {
      * then forwarded to the control plane with the person's id, never to the runtime host.
      */
     private void appData(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
-        Optional<ECPublicKey> key = secrets.publicKey();
+        Optional<CellPublicKeys> key = secrets.publicKeys();
         SessionCheck check = key.isEmpty() ? null : session(req, key.get(), app);
         if (!(check instanceof SessionCheck.Valid valid)) {
             res.setHeader("WWW-Authenticate", "Bearer realm=\"qaldy\"");
@@ -310,7 +310,7 @@ public class GateFilter extends HttpFilter {
 
     /** Steps 3–5 for an app's own traffic. */
     private void appTraffic(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
-        Optional<ECPublicKey> key = secrets.publicKey();
+        Optional<CellPublicKeys> key = secrets.publicKeys();
         if (key.isEmpty()) {
             res.setHeader(AccessDecision.HEADER, "refused");
             Pages.send(req, res, Page.unavailable());
@@ -391,7 +391,7 @@ public class GateFilter extends HttpFilter {
      * Step 3: the session on {@code app}'s origin, from {@code Authorization: Bearer} or the
      * {@code qaldy_session} cookie; a signed-out token is invalid (the person is asked to sign in).
      */
-    private SessionCheck session(HttpServletRequest req, ECPublicKey key, String app) {
+    private SessionCheck session(HttpServletRequest req, CellPublicKeys key, String app) {
         return new SessionReader(key, clock, sessions, signedOut).read(req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")), app);
     }
 

@@ -1,9 +1,9 @@
 package dev.qaldy.gate.session;
 
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.contract.session.InvalidTokenException;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
-import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -25,18 +25,18 @@ public final class SessionReader {
     static final int MAX_COOKIES_TRIED = 4;
     private static final String BEARER = "Bearer ";
 
-    private final ECPublicKey key;
+    private final CellPublicKeys key;
     private final Clock clock;
     private final VerifiedSessions verified;
     private final SignedOutSessions signedOut;
 
     /** Verifies every token in full. */
-    public SessionReader(ECPublicKey key, Clock clock) {
+    public SessionReader(CellPublicKeys key, Clock clock) {
         this(key, clock, null);
     }
 
     /** Verifies through {@code verified} (tokens already verified with {@code key} and still unexpired); null: in full. */
-    public SessionReader(ECPublicKey key, Clock clock, VerifiedSessions verified) {
+    public SessionReader(CellPublicKeys key, Clock clock, VerifiedSessions verified) {
         this(key, clock, verified, null);
     }
 
@@ -44,7 +44,7 @@ public final class SessionReader {
      * Verifies through {@code verified} (null: in full) and refuses tokens listed in
      * {@code signedOut} (null: no list).
      */
-    public SessionReader(ECPublicKey key, Clock clock, VerifiedSessions verified, SignedOutSessions signedOut) {
+    public SessionReader(CellPublicKeys key, Clock clock, VerifiedSessions verified, SignedOutSessions signedOut) {
         this.key = Objects.requireNonNull(key, "key");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.verified = verified;

@@ -1,5 +1,6 @@
 package dev.qaldy.gate.session;
 
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.contract.session.InvalidTokenException;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
@@ -14,7 +15,6 @@ import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,7 +81,7 @@ public class SignIn {
             Pages.send(req, res, expired);
             return;
         }
-        Optional<ECPublicKey> key = secrets.publicKey();
+        Optional<CellPublicKeys> key = secrets.publicKeys();
         if (key.isEmpty()) {
             log.log(Level.WARNING, "gate: cannot sign anyone in to {0}: the cell public key is not loaded", app);
             Pages.send(req, res, Page.unavailable());
@@ -163,7 +163,7 @@ public class SignIn {
      * {@link SessionReader#MAX_COOKIES_TRIED}); true unless the control plane could not be told.
      */
     private boolean endSessions(String app, HttpServletRequest req) {
-        Optional<ECPublicKey> key = secrets.publicKey();
+        Optional<CellPublicKeys> key = secrets.publicKeys();
         if (key.isEmpty()) {
             return false;
         }

@@ -1,13 +1,13 @@
 package dev.qaldy.gate.session;
 
 import com.github.benmanes.caffeine.cache.Cache;
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.contract.session.InvalidTokenException;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.util.Objects;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -24,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class VerifiedSessions {
 
     /** One verified token: what it says, and the key that verified it. */
-    record Verified(Session session, ECPublicKey key) {
+    record Verified(Session session, CellPublicKeys key) {
     }
 
     @Inject
@@ -59,7 +59,7 @@ public class VerifiedSessions {
      *
      * @throws InvalidTokenException as {@link SessionTokens#verify} does
      */
-    public Session verify(String token, ECPublicKey key) throws InvalidTokenException {
+    public Session verify(String token, CellPublicKeys key) throws InvalidTokenException {
         Verified hit = token == null ? null : verified.getIfPresent(token);
         if (hit != null && hit.key().equals(key) && clock.instant().isBefore(hit.session().expiresAt())) {
             return hit.session();

@@ -14,8 +14,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +31,7 @@ class CapStepTest {
     final KeyPair cell = CellKeys.generate();
     final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     final Logger log = Logger.getAnonymousLogger();
-    final CapKeeper keeper = new CapKeeper((ECPublicKey) cell.getPublic(), clock, Duration.ofMinutes(2), null, log, 100);
+    final CapKeeper keeper = new CapKeeper(CellKeys.published(cell), clock, Duration.ofMinutes(2), null, log, 100);
     final AtomicInteger fetches = new AtomicInteger();
     HttpServer control;
 
@@ -46,7 +44,7 @@ class CapStepTest {
 
     String signed(long account, long capCents, long sequence) {
         return CapStates.sign(new CapState(account, "2026-03", capCents, 0, NOW.toEpochMilli(), new Prices(50, 0),
-                NOW.toEpochMilli(), sequence), (ECPrivateKey) cell.getPrivate());
+                NOW.toEpochMilli(), sequence), CellKeys.signing(cell));
     }
 
     CapStep step(URI controlUrl) {

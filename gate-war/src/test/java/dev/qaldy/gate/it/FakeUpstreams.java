@@ -3,12 +3,15 @@ package dev.qaldy.gate.it;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.qaldy.contract.cap.CapState;
+import dev.qaldy.contract.cap.CapStates;
+import dev.qaldy.contract.cap.Prices;
+import dev.qaldy.contract.keys.CellSigningKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.interfaces.ECPrivateKey;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -23,9 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import dev.qaldy.contract.cap.CapState;
-import dev.qaldy.contract.cap.CapStates;
-import dev.qaldy.contract.cap.Prices;
 
 /**
  * A fake control plane and a fake runtime host on loopback ephemeral ports, speaking the
@@ -88,7 +88,7 @@ final class FakeUpstreams {
     final Queue<String> usageReports = new ConcurrentLinkedQueue<>();
     private final Map<String, Long> accounts = new ConcurrentHashMap<>();
     private final Map<Long, CapState> capStates = new ConcurrentHashMap<>();
-    private final ECPrivateKey cellKey;
+    private final CellSigningKey cellKey;
     final Queue<Seen> atRuntime = new ConcurrentLinkedQueue<>();
     private final String serviceToken;
     private final String runtimeToken;
@@ -100,7 +100,7 @@ final class FakeUpstreams {
      * @param serviceToken the gate's credential for the control plane, which the fake control plane wants
      * @param runtimeToken the gate's credential for the runtime host, which the fake runtime host wants
      */
-    FakeUpstreams(String serviceToken, String runtimeToken, String annToken, ECPrivateKey cellKey) {
+    FakeUpstreams(String serviceToken, String runtimeToken, String annToken, CellSigningKey cellKey) {
         this.serviceToken = serviceToken;
         this.runtimeToken = runtimeToken;
         this.annToken = annToken;

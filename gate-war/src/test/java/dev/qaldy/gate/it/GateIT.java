@@ -13,15 +13,14 @@ import dev.qaldy.contract.session.SessionTokens;
 import dev.qaldy.gate.it.FakeUpstreams.Seen;
 import dev.qaldy.gate.it.RawHttp.Reply;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.io.OutputStream;
-import java.net.SocketTimeoutException;
+import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.time.Duration;
 import java.time.Instant;
@@ -100,7 +99,7 @@ class GateIT {
     private static int internalPort;
 
     private static String token(Session session, KeyPair keys) {
-        return SessionTokens.sign(session, (ECPrivateKey) keys.getPrivate());
+        return SessionTokens.sign(session, CellKeys.signing(keys));
     }
 
     private static String person(long id) {
@@ -123,7 +122,7 @@ class GateIT {
         Files.writeString(keys.resolve("gate-to-runtime"), TO_RUNTIME + "\n");
         Files.writeString(keys.resolve("control-to-gate"), FROM_CONTROL + "\n");
         Files.writeString(keys.resolve("metrics-to-gate"), METRICS_TOKEN + "\n");
-        fakes = new FakeUpstreams(SERVICE_TOKEN, TO_RUNTIME, ANN_ON_GUESTBOOK, (ECPrivateKey) CELL.getPrivate());
+        fakes = new FakeUpstreams(SERVICE_TOKEN, TO_RUNTIME, ANN_ON_GUESTBOOK, CellKeys.signing(CELL));
         fakes.start();
         try (ServerSocket free = new ServerSocket(0); ServerSocket other = new ServerSocket(0)) {
             port = free.getLocalPort();
@@ -1223,7 +1222,7 @@ class GateIT {
         String good = fakes.signed(FakeUpstreams.state(200, 2, 0, fiftyPerRequest, 11));
         String[] parts = good.split("\\.");
         String forged = parts[0] + "." + parts[1].substring(0, parts[1].length() - 3) + "AAA." + parts[2];
-        String foreign = CapStates.sign(FakeUpstreams.state(200, 1000, 0, fiftyPerRequest, 12), (ECPrivateKey) OTHER.getPrivate());
+        String foreign = CapStates.sign(FakeUpstreams.state(200, 1000, 0, fiftyPerRequest, 12), CellKeys.signing(OTHER));
         String older = fakes.signed(FakeUpstreams.state(200, 1000, 0, fiftyPerRequest, 9));
         String lastMonth = fakes.signed(new CapState(200, "2020-01", 1000, 0, 0, fiftyPerRequest, Instant.now().toEpochMilli(), 12));
         assertThat(pushCap(good, "X-Qaldy-Service-Token: wrong").status()).isEqualTo(401);

@@ -7,8 +7,6 @@ import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -24,11 +22,11 @@ class SessionReaderTest {
     private static final Instant NOW = Instant.parse("2025-06-01T12:00:00Z");
 
     private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
-    private final SessionReader reader = new SessionReader((ECPublicKey) CELL.getPublic(), clock);
+    private final SessionReader reader = new SessionReader(CellKeys.published(CELL), clock);
     private final Session ann = new Session(7, "ann@example.com", "jti-1", NOW.minusSeconds(60), NOW.plusSeconds(3600));
 
     private static String sign(Session session, KeyPair keys) {
-        return SessionTokens.sign(session, (ECPrivateKey) keys.getPrivate());
+        return SessionTokens.sign(session, CellKeys.signing(keys));
     }
 
     @Test

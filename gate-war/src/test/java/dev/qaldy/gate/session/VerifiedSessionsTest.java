@@ -3,14 +3,14 @@ package dev.qaldy.gate.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.contract.session.InvalidTokenException;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.contract.session.SessionTokens;
 import dev.qaldy.gate.access.MovableClock;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
-import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,11 +28,11 @@ class VerifiedSessionsTest {
 
     private String token(KeyPair keys, Duration life) {
         return SessionTokens.sign(new Session(7, "ana@example.com", "t-" + System.nanoTime(), T0, T0.plus(life)),
-                (ECPrivateKey) keys.getPrivate());
+                CellKeys.signing(keys));
     }
 
-    private ECPublicKey pub(KeyPair keys) {
-        return (ECPublicKey) keys.getPublic();
+    private CellPublicKeys pub(KeyPair keys) {
+        return CellKeys.published(keys);
     }
 
     @Test

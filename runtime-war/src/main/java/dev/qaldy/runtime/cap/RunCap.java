@@ -1,9 +1,10 @@
 package dev.qaldy.runtime.cap;
 
-import dev.qaldy.contract.cap.CapKeeper;
 import dev.qaldy.contract.cap.CapKeeper.Verdict;
+import dev.qaldy.contract.cap.CapKeeper;
 import dev.qaldy.contract.cap.CapSync;
 import dev.qaldy.contract.health.UpstreamHealth;
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.runtime.bundles.control.LiveVersions;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
 import dev.qaldy.runtime.platform.CellCredentials;
@@ -19,7 +20,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.nio.file.Path;
-import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -239,9 +239,9 @@ public class RunCap {
         if (sync != null) {
             return Optional.of(sync);
         }
-        ECPublicKey key;
+        CellPublicKeys key;
         try {
-            key = credentials.publicKey();
+            key = credentials.publicKeys();
         } catch (ServingException e) {
             return Optional.empty();
         }

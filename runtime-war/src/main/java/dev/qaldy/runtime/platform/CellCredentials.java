@@ -1,6 +1,7 @@
 package dev.qaldy.runtime.platform;
 
 import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.contract.keys.RefusalTally;
 import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.contract.keys.ServiceKeyring;
@@ -11,7 +12,6 @@ import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
-import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,7 +51,7 @@ public class CellCredentials {
     ManagedScheduledExecutorService scheduler;
 
 
-    private volatile ECPublicKey publicKey;
+    private volatile CellPublicKeys publicKeys;
     private volatile Instant lastAttempt = Instant.MIN;
 
     protected CellCredentials() {
@@ -113,14 +113,14 @@ public class CellCredentials {
         return keyring.secret(ServiceDirection.RUNTIME_TO_CONTROL);
     }
 
-    /** The cell's public key, for seals. */
-    public ECPublicKey publicKey() {
+    /** The cell's published keys (several while its key is rotated), for seals, live records and cap states. */
+    public CellPublicKeys publicKeys() {
         requireReady();
-        return publicKey;
+        return publicKeys;
     }
 
     private boolean current() {
-        boolean loaded = publicKey != null && keyring.complete();
+        boolean loaded = publicKeys != null && keyring.complete();
         if (!loaded && !clock.instant().isBefore(lastAttempt.plus(RETRY))) {
             loaded = tryLoad();
         }
@@ -128,14 +128,14 @@ public class CellCredentials {
     }
 
     private synchronized boolean tryLoad() {
-        if (publicKey != null && keyring.complete()) {
+        if (publicKeys != null && keyring.complete()) {
             return true;
         }
         lastAttempt = clock.instant();
         List<String> problems = keyring.reload();
-        if (publicKey == null) {
+        if (publicKeys == null) {
             try {
-                publicKey = CellKeys.readPublicKey(publicKeyFile);
+                publicKeys = CellKeys.readPublicKeys(publicKeyFile);
             } catch (IllegalStateException e) {
                 problems = new ArrayList<>(problems);
                 problems.add("cannot read the public key (" + publicKeyFile + "): " + e.getMessage());

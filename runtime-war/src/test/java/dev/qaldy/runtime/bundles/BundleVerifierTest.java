@@ -3,6 +3,8 @@ package dev.qaldy.runtime.bundles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.contract.seal.BundleSeal;
 import dev.qaldy.contract.seal.BundleSeals;
 import dev.qaldy.runtime.bundles.control.BundleRefusedException;
@@ -12,8 +14,6 @@ import dev.qaldy.runtime.bundles.entity.BundleKey;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
 import dev.qaldy.runtime.testing.TestBundles;
 import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.ECPublicKey;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ class BundleVerifierTest {
     static final KeyPair OTHER = TestBundles.keys();
     final byte[] zip = TestBundles.zip(Map.of("public/index.html", "<h1>hi</h1>", "server.js", "//"));
     final BundleKey key = new BundleKey("guestbook", 3);
-    final ECPublicKey cellKey = (ECPublicKey) CELL.getPublic();
+    final CellPublicKeys cellKey = CellKeys.published(CELL);
 
     @Test
     void bytes_that_hash_to_the_sealed_sha_with_the_cells_seal_pass() {
@@ -74,7 +74,7 @@ class BundleVerifierTest {
                 .isInstanceOf(BundleRefusedException.class);
         assertThatThrownBy(() -> BundleVerifier.verify(key, sha, null, zip, cellKey))
                 .isInstanceOf(BundleRefusedException.class);
-        String seal = BundleSeals.sign(new BundleSeal("guestbook", 3, sha, TestBundles.NOW), (ECPrivateKey) CELL.getPrivate());
+        String seal = BundleSeals.sign(new BundleSeal("guestbook", 3, sha, TestBundles.NOW), CellKeys.signing(CELL));
         String[] parts = seal.split("\\.");
         String altered = parts[0] + "." + parts[1] + "." + new StringBuilder(parts[2]).reverse();
         assertThatThrownBy(() -> BundleVerifier.verify(key, sha, altered, zip, cellKey))

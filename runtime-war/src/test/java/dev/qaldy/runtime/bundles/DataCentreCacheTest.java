@@ -2,6 +2,7 @@ package dev.qaldy.runtime.bundles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.qaldy.contract.keys.CellKeys;
 import dev.qaldy.contract.live.LiveStatement;
 import dev.qaldy.contract.live.LiveStatements;
 import dev.qaldy.contract.seal.BundleSeal;
@@ -20,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -136,7 +136,7 @@ class DataCentreCacheTest {
     void a_seal_from_another_key_is_refused_and_deleted() throws IOException {
         cache.keep(live, zip);
         String forged = BundleSeals.sign(new BundleSeal("guestbook", 1, live.sha256(), TestBundles.NOW),
-                (ECPrivateKey) TestBundles.keys().getPrivate());
+                CellKeys.signing(TestBundles.keys()));
         replaceInHeader(live.seal(), forged);
         assertThat(cache.read(live.key(), live.sha256())).isEmpty();
         assertThat(copy("guestbook", 1)).doesNotExist();
@@ -294,7 +294,7 @@ class DataCentreCacheTest {
     @Test
     void a_live_record_signed_in_the_future_is_refused() throws IOException {
         String record = LiveStatements.sign(LiveStatement.live("guestbook", 1, live.sha256(), 1, TestBundles.NOW.plus(Duration.ofHours(1))),
-                (ECPrivateKey) cell.getPrivate());
+                CellKeys.signing(cell));
         cache.remember(new LiveVersion("guestbook", 1, live.sha256(), live.seal(), LiveVersion.NO_ACCOUNT, record), TestBundles.NOW);
         assertThat(cacheDir.resolve("guestbook.live")).exists();
         assertThat(cache.liveRecord("guestbook")).isEmpty();

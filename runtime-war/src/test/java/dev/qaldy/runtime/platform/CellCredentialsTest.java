@@ -55,7 +55,7 @@ class CellCredentialsTest {
                 Logger.getLogger("test"));
         assertThat(credentials.ready()).isFalse();
         assertThat(credentials.check(TestCredentials.FROM_GATE, ServiceDirection.GATE_TO_RUNTIME)).isEqualTo(Verdict.UNKNOWN);
-        assertThatThrownBy(credentials::publicKey).isInstanceOf(CellCredentials.NotReadyException.class);
+        assertThatThrownBy(credentials::publicKeys).isInstanceOf(CellCredentials.NotReadyException.class);
         assertThatThrownBy(credentials::toControl).isInstanceOf(CellCredentials.NotReadyException.class);
 
         TestCredentials.write(dir, TestBundles.keys());

@@ -5,14 +5,14 @@ import com.sun.net.httpserver.HttpServer;
 import dev.qaldy.contract.cap.CapState;
 import dev.qaldy.contract.cap.CapStates;
 import dev.qaldy.contract.cap.Prices;
+import dev.qaldy.contract.keys.CellKeys;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
-import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -154,7 +154,7 @@ public final class FakeControlPlane implements AutoCloseable {
     public FakeControlPlane capState(CapState state, KeyPair keys) {
         owned = true;
         return reply("/api/v1/internal/cap-states", Reply.json(200, "{\"states\":[\""
-                + CapStates.sign(state, (ECPrivateKey) keys.getPrivate()) + "\"],\"more\":false}"));
+                + CapStates.sign(state, CellKeys.signing(keys)) + "\"],\"more\":false}"));
     }
 
     /** A roomy cap (500 cents, nothing spent) for {@link #ACCOUNT} in {@code at}'s month, at {@code sequence}. */

@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
@@ -78,14 +77,14 @@ public final class TestBundles {
     /** As {@link #live(String, long, byte[], KeyPair)}, its record at live-clock {@code sequence} (a rollback: higher, older version). */
     public static LiveVersion live(String app, long version, byte[] zip, KeyPair keys, long sequence) {
         String sha = BundleFile.sha256Hex(zip);
-        String seal = BundleSeals.sign(new BundleSeal(app, version, sha, NOW), (ECPrivateKey) keys.getPrivate());
-        String record = LiveStatements.sign(LiveStatement.live(app, version, sha, sequence, NOW), (ECPrivateKey) keys.getPrivate());
+        String seal = BundleSeals.sign(new BundleSeal(app, version, sha, NOW), CellKeys.signing(keys));
+        String record = LiveStatements.sign(LiveStatement.live(app, version, sha, sequence, NOW), CellKeys.signing(keys));
         return new LiveVersion(app, version, sha, seal, LiveVersion.NO_ACCOUNT, record);
     }
 
     /** The control plane's signed tombstone for {@code app} at live-clock {@code sequence}. */
     public static String tombstone(String app, long sequence, KeyPair keys) {
-        return LiveStatements.sign(LiveStatement.tombstone(app, sequence, NOW), (ECPrivateKey) keys.getPrivate());
+        return LiveStatements.sign(LiveStatement.tombstone(app, sequence, NOW), CellKeys.signing(keys));
     }
 
     /** An unpacked bundle of these files (not verified: for tests of what comes after). */

@@ -27,7 +27,6 @@ import java.net.URL;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.interfaces.ECPrivateKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -169,7 +168,7 @@ class ControlPlaneIT {
         String forged = parts[0] + "." + parts[1].substring(0, parts[1].length() - 4) + "AAAA." + parts[2];
         Instant now = Instant.now();
         Session claims = new Session(ana.id(), ana.email(), "t-" + UUID.randomUUID(), now, now.plusSeconds(3600));
-        String foreign = SessionTokens.sign(claims, (ECPrivateKey) CellKeys.generate().getPrivate());
+        String foreign = SessionTokens.sign(claims, CellKeys.signing(CellKeys.generate()));
         Session old = new Session(ana.id(), ana.email(), "t-" + UUID.randomUUID(), now.minusSeconds(7200), now.minusSeconds(3600));
         String expired = SessionTokens.sign(old, TestCell.privateKey());
 

@@ -1,6 +1,8 @@
 package dev.qaldy.control.it;
 
 import dev.qaldy.contract.keys.CellKeys;
+import dev.qaldy.contract.keys.CellPublicKeys;
+import dev.qaldy.contract.keys.CellSigningKey;
 import dev.qaldy.contract.keys.ServiceDirection;
 import java.io.File;
 import java.io.IOException;
@@ -31,8 +33,8 @@ final class TestCell {
     static final Path KEYS = DIR.resolve("keys");
     static final Path VAR = DIR.resolve("var");
 
-    private static ECPublicKey publicKey;
-    private static ECPrivateKey privateKey;
+    private static CellPublicKeys publicKeys;
+    private static CellSigningKey signingKey;
     private static final Map<ServiceDirection, String> CREDENTIALS = new EnumMap<>(ServiceDirection.class);
 
     private TestCell() {
@@ -46,10 +48,10 @@ final class TestCell {
             Files.createDirectories(KEYS);
             Files.createDirectories(DIR.resolve("tmp"));
             KeyPair pair = CellKeys.generate();
-            publicKey = (ECPublicKey) pair.getPublic();
-            privateKey = (ECPrivateKey) pair.getPrivate();
-            Files.writeString(KEYS.resolve("cell.pub.pem"), CellKeys.toPem(publicKey), StandardCharsets.US_ASCII);
-            Files.writeString(KEYS.resolve("cell.key.pem"), CellKeys.toPem(privateKey), StandardCharsets.US_ASCII);
+            publicKeys = CellKeys.published(pair);
+            signingKey = CellKeys.signing(pair);
+            Files.writeString(KEYS.resolve("cell.pub.pem"), CellKeys.toPem((ECPublicKey) pair.getPublic()), StandardCharsets.US_ASCII);
+            Files.writeString(KEYS.resolve("cell.key.pem"), CellKeys.toPem((ECPrivateKey) pair.getPrivate()), StandardCharsets.US_ASCII);
             for (ServiceDirection direction : ServiceDirection.values()) {
                 String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
                 CREDENTIALS.put(direction, secret);
@@ -62,12 +64,12 @@ final class TestCell {
         return ShrinkWrap.create(ZipImporter.class, "ROOT.war").importFrom(war).as(WebArchive.class);
     }
 
-    static ECPublicKey publicKey() {
-        return publicKey;
+    static CellPublicKeys publicKey() {
+        return publicKeys;
     }
 
-    static ECPrivateKey privateKey() {
-        return privateKey;
+    static CellSigningKey privateKey() {
+        return signingKey;
     }
 
     /** The gate's credential for the control plane (gate-to-control). */

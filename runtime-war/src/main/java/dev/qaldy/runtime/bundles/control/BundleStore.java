@@ -121,7 +121,7 @@ public class BundleStore {
         } catch (ControlPlaneUnavailableException e) {
             return fromCopy(live).orElseThrow(() -> e);
         }
-        BundleVerifier.verify(live.key(), live.sha256(), live.seal(), zip, credentials.publicKey());
+        BundleVerifier.verify(live.key(), live.sha256(), live.seal(), zip, credentials.publicKeys());
         Bundle bundle = BundleUnpacker.unpack(live.key(), live.sha256(), zip, clock.instant());
         copies.keep(live, zip);
         return new Sourced<>(bundle, CodeSource.API);

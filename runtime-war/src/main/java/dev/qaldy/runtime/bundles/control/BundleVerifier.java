@@ -1,11 +1,11 @@
 package dev.qaldy.runtime.bundles.control;
 
+import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.contract.seal.BundleSeal;
 import dev.qaldy.contract.seal.BundleSeals;
 import dev.qaldy.contract.session.InvalidTokenException;
 import dev.qaldy.runtime.bundles.entity.BundleFile;
 import dev.qaldy.runtime.bundles.entity.BundleKey;
-import java.security.interfaces.ECPublicKey;
 
 /**
  * Decides whether bundle bytes may run: they must hash to the expected SHA-256, and the seal must
@@ -24,7 +24,7 @@ public final class BundleVerifier {
      * @return the verified seal
      * @throws BundleRefusedException when anything does not match
      */
-    public static BundleSeal verify(BundleKey expected, String sha256, String sealJws, byte[] zip, ECPublicKey key) {
+    public static BundleSeal verify(BundleKey expected, String sha256, String sealJws, byte[] zip, CellPublicKeys key) {
         String actual = BundleFile.sha256Hex(zip);
         if (!actual.equals(sha256)) {
             throw new BundleRefusedException("bundle of " + expected + ": SHA-256 " + actual
@@ -40,7 +40,7 @@ public final class BundleVerifier {
      * @return the verified seal
      * @throws BundleRefusedException when anything does not match
      */
-    public static BundleSeal verifySeal(BundleKey expected, String sha256, String sealJws, ECPublicKey key) {
+    public static BundleSeal verifySeal(BundleKey expected, String sha256, String sealJws, CellPublicKeys key) {
         BundleSeal seal;
         try {
             seal = BundleSeals.verify(sealJws, key);

@@ -1,11 +1,11 @@
 package dev.qaldy.runtime.bundles.control;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.contract.live.LiveStatement;
 import dev.qaldy.contract.live.LiveStatements;
 import dev.qaldy.contract.session.InvalidTokenException;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.qaldy.runtime.bundles.entity.BundleKey;
 import dev.qaldy.runtime.bundles.entity.LiveRecord;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
@@ -224,7 +224,7 @@ public class DataCentreCache {
             return Optional.empty();
         }
         try {
-            BundleVerifier.verify(key, header.sha256(), header.seal(), zip, credentials.publicKey());
+            BundleVerifier.verify(key, header.sha256(), header.seal(), zip, credentials.publicKeys());
         } catch (BundleRefusedException e) {
             return refuse(file, e.getMessage());
         }
@@ -275,7 +275,7 @@ public class DataCentreCache {
         }
         LiveStatement statement;
         try {
-            statement = LiveStatements.verify(tombstone, credentials.publicKey());
+            statement = LiveStatements.verify(tombstone, credentials.publicKeys());
         } catch (InvalidTokenException e) {
             log.log(Level.WARNING, "The control plane''s tombstone for {0} does not verify: {1}; not kept", new Object[] {app, e.getMessage()});
             return;
@@ -315,7 +315,7 @@ public class DataCentreCache {
         }
         LiveStatement statement;
         try {
-            statement = LiveStatements.verify(live.record(), credentials.publicKey());
+            statement = LiveStatements.verify(live.record(), credentials.publicKeys());
         } catch (InvalidTokenException e) {
             log.log(Level.WARNING, "The live record for {0} does not verify: {1}; not kept", new Object[] {app, e.getMessage()});
             return;
@@ -367,7 +367,7 @@ public class DataCentreCache {
     private LiveStatement statementIn(Path file) throws IOException {
         try {
             JsonObject json = jsonIn(file);
-            return json == null ? null : LiveStatements.verify(json.getString("record"), credentials.publicKey());
+            return json == null ? null : LiveStatements.verify(json.getString("record"), credentials.publicKeys());
         } catch (InvalidTokenException | IllegalStateException | ClassCastException | NullPointerException e) {
             return null;
         }
@@ -402,7 +402,7 @@ public class DataCentreCache {
         }
         LiveStatement statement;
         try {
-            statement = LiveStatements.verify(signed.getString(), credentials.publicKey());
+            statement = LiveStatements.verify(signed.getString(), credentials.publicKeys());
         } catch (InvalidTokenException e) {
             return refuse(file, "its record does not verify: " + e.getMessage());
         }
@@ -420,7 +420,7 @@ public class DataCentreCache {
             live = new LiveVersion(app, statement.version(), statement.sha256(), seal.getString(), LiveVersion.NO_ACCOUNT,
                     signed.getString());
             try {
-                BundleVerifier.verifySeal(live.key(), live.sha256(), live.seal(), credentials.publicKey());
+                BundleVerifier.verifySeal(live.key(), live.sha256(), live.seal(), credentials.publicKeys());
             } catch (BundleRefusedException e) {
                 return refuse(file, e.getMessage());
             }

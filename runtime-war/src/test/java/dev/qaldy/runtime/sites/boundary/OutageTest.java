@@ -2,12 +2,13 @@ package dev.qaldy.runtime.sites.boundary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.qaldy.contract.keys.CellKeys;
 import dev.qaldy.contract.seal.BundleSeal;
 import dev.qaldy.contract.seal.BundleSeals;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
 import dev.qaldy.runtime.platform.CellCredentials;
-import dev.qaldy.runtime.testing.FakeControlPlane;
 import dev.qaldy.runtime.testing.FakeControlPlane.Reply;
+import dev.qaldy.runtime.testing.FakeControlPlane;
 import dev.qaldy.runtime.testing.FakeHttp;
 import dev.qaldy.runtime.testing.MovableClock;
 import dev.qaldy.runtime.testing.TestBundles;
@@ -18,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -211,7 +211,7 @@ class OutageTest {
     void a_copy_with_a_forged_seal_is_refused_and_deleted() throws IOException {
         host().get(APP, "/");
         String forged = BundleSeals.sign(new BundleSeal(APP, 1, v1.sha256(), TestBundles.NOW),
-                (ECPrivateKey) TestBundles.keys().getPrivate());
+                CellKeys.signing(TestBundles.keys()));
         Path copy = cache.resolve("guestbook.v1.bundle");
         byte[] bytes = Files.readAllBytes(copy);
         int newline = 0;

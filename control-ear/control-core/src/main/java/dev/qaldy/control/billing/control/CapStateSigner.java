@@ -23,7 +23,7 @@ public class CapStateSigner {
 
     /** The state of {@code account} as it is now, signed. */
     public String sign(BillingAccount account) {
-        return CapStates.sign(state(account), keys.privateKey());
+        return CapStates.sign(state(account), keys.signingKey());
     }
 
     /** The state of {@code account}, unsigned. */

@@ -113,7 +113,7 @@ public class Builder {
             PackedBundle packed = packager.pack(build.upload(), bundle, lines);
             BundleSeal seal = new BundleSeal(build.app(), build.version(), packed.sha256(),
                     clock.instant().truncatedTo(ChronoUnit.SECONDS));
-            String signed = BundleSeals.sign(seal, keys.privateKey());
+            String signed = BundleSeals.sign(seal, keys.signingKey());
             lines.add("sealed version " + build.version() + " with the cell key");
             JobExports jobs = jobsOf(bundle);
             lines.add(jobs.complete() ? "jobs (app.job): " + jobs.describe()

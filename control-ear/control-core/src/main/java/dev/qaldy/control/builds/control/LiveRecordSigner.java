@@ -21,11 +21,11 @@ public class LiveRecordSigner {
     /** {@code build} is live as live-clock change {@code sequence}. */
     public String live(Build build, long sequence) {
         return LiveStatements.sign(LiveStatement.live(build.app().name(), build.version(), build.sha256(), sequence,
-                clock.instant()), keys.privateKey());
+                clock.instant()), keys.signingKey());
     }
 
     /** Nothing of {@code app} is live as of live-clock value {@code sequence}. */
     public String tombstone(String app, long sequence) {
-        return LiveStatements.sign(LiveStatement.tombstone(app, sequence, clock.instant()), keys.privateKey());
+        return LiveStatements.sign(LiveStatement.tombstone(app, sequence, clock.instant()), keys.signingKey());
     }
 }

@@ -70,7 +70,7 @@ public class SessionIssuer {
     private SignedSession issue(Person person, String audience) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         Session session = new Session(person.id(), person.email(), UUID.randomUUID().toString(), now, now.plus(ttl), audience);
-        return new SignedSession(SessionTokens.sign(session, keys.privateKey()), session.expiresAt());
+        return new SignedSession(SessionTokens.sign(session, keys.signingKey()), session.expiresAt());
     }
 
     /**
@@ -83,7 +83,7 @@ public class SessionIssuer {
     public Session verify(String token) {
         Session session;
         try {
-            session = SessionTokens.verify(token, keys.publicKey(), clock);
+            session = SessionTokens.verify(token, keys.publicKeys(), clock);
         } catch (InvalidTokenException e) {
             log.log(Level.FINE, "refused a session token: {0}", e.getMessage());
             throw new NotSignedIn("the session token is invalid or expired; sign in again");
@@ -125,7 +125,7 @@ public class SessionIssuer {
     public Session signOutToken(String token) {
         Session session;
         try {
-            session = SessionTokens.verify(token, keys.publicKey(), clock);
+            session = SessionTokens.verify(token, keys.publicKeys(), clock);
         } catch (InvalidTokenException e) {
             throw new InvalidInput("not a valid, unexpired session token of this cell; nothing to sign out");
         }
