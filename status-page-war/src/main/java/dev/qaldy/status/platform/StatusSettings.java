@@ -215,7 +215,7 @@ public class StatusSettings {
         return operatorUser;
     }
 
-    /** The operator's password file: a password, or a {@code pbkdf2-sha256$…} hash, on its first line. */
+    /** The operator's password file: a password, or a {@code PBKDF2WithHmacSHA512:…} hash, on its first line. */
     public Path operatorPasswordFile() {
         return operatorPasswordFile.filter(s -> !s.isBlank()).map(Path::of)
                 .orElseGet(() -> dataDir().resolve("operator-password"));

@@ -1,5 +1,6 @@
 package dev.qaldy.status.operators.control;
 
+import dev.qaldy.contract.passwords.PasswordHashing;
 import dev.qaldy.status.platform.OwnerOnly;
 import dev.qaldy.status.platform.StatusSettings;
 import jakarta.annotation.PostConstruct;
@@ -7,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import jakarta.security.enterprise.identitystore.Pbkdf2PasswordHash;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,8 +21,8 @@ import java.util.logging.Logger;
 
 /**
  * The one operator account: user {@code qaldy.status.operator-user}, password from the first
- * line of {@code qaldy.status.operator-password-file} (a password, or a {@code pbkdf2-sha256$…}
- * hash). A missing file gets a random password on first start, readable by the owner only, and
+ * line of {@code qaldy.status.operator-password-file} (a password, or a
+ * {@code PBKDF2WithHmacSHA512:…} hash as {@link PasswordHash} makes it). A missing file gets a random password on first start, readable by the owner only, and
  * the log says where it is (never the password). Only a PBKDF2 hash is kept in memory.
  */
 @ApplicationScoped
@@ -36,6 +38,11 @@ public class OperatorAccount {
 
     @Inject
     Logger log;
+
+    @Inject
+    Pbkdf2PasswordHash pbkdf2;
+
+    private PasswordHash hasher;
 
     private volatile String user;
     private volatile String hash;
@@ -57,7 +64,8 @@ public class OperatorAccount {
     @PostConstruct
     void load() {
         Path file = settings.operatorPasswordFile().toAbsolutePath().normalize();
-        Loaded loaded = load(file, PasswordHash.ITERATIONS);
+        hasher = new PasswordHash(pbkdf2, PasswordHashing.ITERATIONS);
+        Loaded loaded = load(file, hasher);
         user = settings.operatorUser();
         hash = loaded.hash();
         if (loaded.generated()) {
@@ -73,13 +81,13 @@ public class OperatorAccount {
 
     /**
      * Reads {@code file}, or creates it with a random password when it does not exist; hashes
-     * with {@code iterations}.
+     * with {@code hasher}.
      */
-    public static Loaded load(Path file, int iterations) {
+    public static Loaded load(Path file, PasswordHash hasher) {
         if (!Files.exists(file)) {
             String password = Base64.getUrlEncoder().withoutPadding().encodeToString(randomBytes());
             OwnerOnly.writeNew(file, password + "\n");
-            return new Loaded(PasswordHash.hash(password.toCharArray(), iterations), true, null);
+            return new Loaded(hasher.hash(password.toCharArray()), true, null);
         }
         List<String> lines;
         try {
@@ -102,7 +110,7 @@ public class OperatorAccount {
             }
             return new Loaded(first, false, warning);
         }
-        return new Loaded(PasswordHash.hash(first.toCharArray(), iterations), false, warning);
+        return new Loaded(hasher.hash(first.toCharArray()), false, warning);
     }
 
     /** True when {@code name} and {@code password} are the operator's; always false while sign-in is off. */
@@ -113,7 +121,7 @@ public class OperatorAccount {
         }
         char[] chars = password.toCharArray();
         try {
-            boolean passwordOk = PasswordHash.verify(chars, expected);
+            boolean passwordOk = hasher.verify(chars, expected);
             return PasswordHash.sameText(name, user) & passwordOk;
         } finally {
             PasswordHash.clear(chars);

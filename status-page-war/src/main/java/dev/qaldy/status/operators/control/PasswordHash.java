@@ -1,58 +1,56 @@
 package dev.qaldy.status.operators.control;
 
+import dev.qaldy.contract.passwords.PasswordHashing;
+import jakarta.security.enterprise.identitystore.Pbkdf2PasswordHash;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
-import javax.crypto.SecretKeyFactory;
-import javax.crypto.spec.PBEKeySpec;
 
 /**
- * PBKDF2-HMAC-SHA256 password hashes, encoded as {@code pbkdf2-sha256$<iterations>$<salt>$<hash>}
- * (salt and hash in unpadded base64). Comparison takes the same time whatever matches.
+ * The operator's password hashes: Jakarta Security's {@link Pbkdf2PasswordHash} with the cell's
+ * parameters ({@link PasswordHashing}, as the control plane hashes people's passwords), encoded as
+ * {@code PBKDF2WithHmacSHA512:<iterations>:<salt>:<hash>}. Comparisons take the same time whatever matches.
  */
 public final class PasswordHash {
 
-    /** The prefix of an encoded hash. */
-    public static final String PREFIX = "pbkdf2-sha256$";
-    /** Iterations for new hashes (OWASP's advice for PBKDF2-HMAC-SHA256). */
-    public static final int ITERATIONS = 210_000;
+    /** How every encoded hash begins. */
+    public static final String PREFIX = PasswordHashing.ALGORITHM + ":";
 
-    private static final int SALT_BYTES = 16;
-    private static final int HASH_BITS = 256;
-    private static final SecureRandom RANDOM = new SecureRandom();
+    private final Pbkdf2PasswordHash pbkdf2;
 
-    private PasswordHash() {
+    /** Sets {@code pbkdf2} up with the cell's parameters and {@code iterations} (tests use fewer). */
+    public PasswordHash(Pbkdf2PasswordHash pbkdf2, int iterations) {
+        pbkdf2.initialize(PasswordHashing.parameters(iterations));
+        this.pbkdf2 = pbkdf2;
     }
 
-    /** A new encoded hash of {@code password} with a random salt and {@code iterations}. */
-    public static String hash(char[] password, int iterations) {
-        byte[] salt = new byte[SALT_BYTES];
-        RANDOM.nextBytes(salt);
-        return PREFIX + iterations + "$" + b64(salt) + "$" + b64(derive(password, salt, iterations, HASH_BITS));
-    }
-
-    /** True when {@code encoded} looks like a hash made by {@link #hash}. */
-    public static boolean isEncoded(String encoded) {
-        return encoded != null && encoded.startsWith(PREFIX) && encoded.split("\\$").length == 4;
+    /** A new encoded hash of {@code password} with a random salt. */
+    public String hash(char[] password) {
+        return pbkdf2.generate(password);
     }
 
     /** True when {@code password} matches {@code encoded}; false for a malformed hash. */
-    public static boolean verify(char[] password, String encoded) {
+    public boolean verify(char[] password, String encoded) {
         if (!isEncoded(encoded)) {
             return false;
         }
-        String[] parts = encoded.split("\\$");
         try {
-            int iterations = Integer.parseInt(parts[1]);
-            byte[] salt = Base64.getDecoder().decode(parts[2]);
-            byte[] expected = Base64.getDecoder().decode(parts[3]);
-            if (iterations < 1 || expected.length == 0) {
-                return false;
-            }
-            return MessageDigest.isEqual(expected, derive(password, salt, iterations, expected.length * 8));
+            return pbkdf2.verify(password, encoded);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** True when {@code encoded} is shaped like a hash {@link #hash} makes (algorithm, iterations > 0, salt, hash). */
+    public static boolean isEncoded(String encoded) {
+        if (encoded == null || !encoded.startsWith(PREFIX)) {
+            return false;
+        }
+        String[] parts = encoded.split(":", -1);
+        try {
+            return parts.length == 4 && Integer.parseInt(parts[1]) > 0 && Base64.getDecoder().decode(parts[2]).length > 0
+                    && Base64.getDecoder().decode(parts[3]).length > 0;
         } catch (IllegalArgumentException e) {
             return false;
         }
@@ -64,21 +62,6 @@ public final class PasswordHash {
             return false;
         }
         return MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static byte[] derive(char[] password, byte[] salt, int iterations, int bits) {
-        PBEKeySpec spec = new PBEKeySpec(password, salt, iterations, bits);
-        try {
-            return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec).getEncoded();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("PBKDF2WithHmacSHA256 is not available", e);
-        } finally {
-            spec.clearPassword();
-        }
-    }
-
-    private static String b64(byte[] bytes) {
-        return Base64.getEncoder().withoutPadding().encodeToString(bytes);
     }
 
     /** Clears {@code chars} (best effort: a password should not linger in memory). */

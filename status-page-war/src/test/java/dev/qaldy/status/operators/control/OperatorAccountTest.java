@@ -13,13 +13,15 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.text.MessageFormat;
 import java.util.ArrayList;
+import org.glassfish.soteria.identitystores.hash.Pbkdf2PasswordHashImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The operator's password file: generated owner-only when missing, read as password or hash, never logged. */
 class OperatorAccountTest {
 
-    private static final int FAST = 1_000;
+    private static final int FAST = 1_024; // the least Jakarta Security takes
+    private final PasswordHash hasher = new PasswordHash(new Pbkdf2PasswordHashImpl(), FAST);
 
     @TempDir
     Path temp;
@@ -28,7 +30,7 @@ class OperatorAccountTest {
     void aMissingFileGetsARandomOwnerOnlyPassword() throws IOException {
         Path file = temp.resolve("status/operator-password");
 
-        OperatorAccount.Loaded loaded = OperatorAccount.load(file, FAST);
+        OperatorAccount.Loaded loaded = OperatorAccount.load(file, hasher);
 
         assertThat(loaded.generated()).isTrue();
         assertThat(loaded.warning()).isNull();
@@ -36,22 +38,22 @@ class OperatorAccountTest {
         assertThat(password).matches("[A-Za-z0-9_-]{24}");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent()))).isEqualTo("rwx------");
-        assertThat(PasswordHash.verify(password.toCharArray(), loaded.hash())).isTrue();
+        assertThat(hasher.verify(password.toCharArray(), loaded.hash())).isTrue();
 
-        OperatorAccount.Loaded again = OperatorAccount.load(file, FAST);
+        OperatorAccount.Loaded again = OperatorAccount.load(file, hasher);
         assertThat(again.generated()).isFalse();
         assertThat(Files.readString(file).strip()).isEqualTo(password);
-        assertThat(PasswordHash.verify(password.toCharArray(), again.hash())).isTrue();
+        assertThat(hasher.verify(password.toCharArray(), again.hash())).isTrue();
     }
 
     @Test
     void aFileMayHoldAHashInsteadOfThePassword() throws IOException {
         Path file = temp.resolve("operator-password");
-        String hash = PasswordHash.hash("s3cret-enough".toCharArray(), FAST);
+        String hash = hasher.hash("s3cret-enough".toCharArray());
         Files.writeString(file, hash + "\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
 
-        OperatorAccount.Loaded loaded = OperatorAccount.load(file, FAST);
+        OperatorAccount.Loaded loaded = OperatorAccount.load(file, hasher);
 
         assertThat(loaded.hash()).isEqualTo(hash);
         assertThat(loaded.warning()).isNull();
@@ -62,20 +64,20 @@ class OperatorAccountTest {
         Path empty = temp.resolve("empty");
         Files.writeString(empty, "\n");
         Path broken = temp.resolve("broken");
-        Files.writeString(broken, "pbkdf2-sha256$nonsense\n");
+        Files.writeString(broken, "PBKDF2WithHmacSHA512:nonsense\n");
         Path open = temp.resolve("open");
         Files.writeString(open, "password\n");
         Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rw-r--r--"));
 
-        assertThat(OperatorAccount.load(empty, FAST)).satisfies(l -> {
+        assertThat(OperatorAccount.load(empty, hasher)).satisfies(l -> {
             assertThat(l.hash()).isNull();
             assertThat(l.warning()).contains("is empty");
         });
-        assertThat(OperatorAccount.load(broken, FAST)).satisfies(l -> {
+        assertThat(OperatorAccount.load(broken, hasher)).satisfies(l -> {
             assertThat(l.hash()).isNull();
             assertThat(l.warning()).contains("malformed");
         });
-        assertThat(OperatorAccount.load(open, FAST)).satisfies(l -> {
+        assertThat(OperatorAccount.load(open, hasher)).satisfies(l -> {
             assertThat(l.hash()).isNotNull();
             assertThat(l.warning()).contains("can be read by others");
         });
@@ -104,6 +106,7 @@ class OperatorAccountTest {
         OperatorAccount account = new OperatorAccount();
         account.settings = TestSettings.defaults().dataDir(temp.resolve("status")).build();
         account.log = log;
+        account.pbkdf2 = new Pbkdf2PasswordHashImpl();
 
         account.load();
 

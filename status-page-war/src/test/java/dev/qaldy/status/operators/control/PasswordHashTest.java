@@ -2,37 +2,40 @@ package dev.qaldy.status.operators.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.glassfish.soteria.identitystores.hash.Pbkdf2PasswordHashImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** PBKDF2 hashes: verify the right password only, refuse malformed hashes. */
+/** Jakarta Security's PBKDF2 hashes with the cell's parameters: verify the right password only, refuse malformed hashes. */
 class PasswordHashTest {
 
-    private static final int FAST = 1_000;
+    private static final int FAST = 1_024; // the least Jakarta Security takes
+    private final PasswordHash hasher = new PasswordHash(new Pbkdf2PasswordHashImpl(), FAST);
 
     @Test
     void theRightPasswordMatchesAndOthersDoNot() {
-        String hash = PasswordHash.hash("correct horse".toCharArray(), FAST);
+        String hash = hasher.hash("correct horse".toCharArray());
 
-        assertThat(hash).startsWith("pbkdf2-sha256$1000$");
+        assertThat(hash).startsWith("PBKDF2WithHmacSHA512:1024:");
         assertThat(PasswordHash.isEncoded(hash)).isTrue();
-        assertThat(PasswordHash.verify("correct horse".toCharArray(), hash)).isTrue();
-        assertThat(PasswordHash.verify("correct horse ".toCharArray(), hash)).isFalse();
-        assertThat(PasswordHash.verify("".toCharArray(), hash)).isFalse();
+        assertThat(hasher.verify("correct horse".toCharArray(), hash)).isTrue();
+        assertThat(hasher.verify("correct horse ".toCharArray(), hash)).isFalse();
+        assertThat(hasher.verify("".toCharArray(), hash)).isFalse();
     }
 
     @Test
     void everyHashHasItsOwnSalt() {
-        assertThat(PasswordHash.hash("same".toCharArray(), FAST)).isNotEqualTo(PasswordHash.hash("same".toCharArray(), FAST));
+        assertThat(hasher.hash("same".toCharArray())).isNotEqualTo(hasher.hash("same".toCharArray()));
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
-    @ValueSource(strings = {"", "secret", "pbkdf2-sha256$", "pbkdf2-sha256$x$AAAA$AAAA", "pbkdf2-sha256$0$AAAA$AAAA",
-            "pbkdf2-sha256$1000$!!!$AAAA", "pbkdf2-sha256$1000$AAAA$", "sha1$1000$AAAA$AAAA"})
+    @ValueSource(strings = {"", "secret", "PBKDF2WithHmacSHA512:", "PBKDF2WithHmacSHA512:x:AAAA:AAAA",
+            "PBKDF2WithHmacSHA512:0:AAAA:AAAA", "PBKDF2WithHmacSHA512:1000:!!!:AAAA", "PBKDF2WithHmacSHA512:1000:AAAA:",
+            "PBKDF2WithHmacSHA1:1000:AAAA:AAAA", "pbkdf2-sha256$1000$AAAA$AAAA", "PBKDF2WithHmacSHA512:1000:AAAA:AAAA:AAAA"})
     void malformedHashesNeverMatch(String encoded) {
-        assertThat(PasswordHash.verify("secret".toCharArray(), encoded)).isFalse();
+        assertThat(hasher.verify("secret".toCharArray(), encoded)).isFalse();
     }
 
     @ParameterizedTest(name = "{0} vs {1} -> {2}")

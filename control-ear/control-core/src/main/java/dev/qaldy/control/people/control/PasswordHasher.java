@@ -1,15 +1,15 @@
 package dev.qaldy.control.people.control;
 
+import dev.qaldy.contract.passwords.PasswordHashing;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.security.enterprise.identitystore.Pbkdf2PasswordHash;
-import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Hashes and checks passwords with Jakarta Security's PBKDF2 (HMAC-SHA-512, 32-byte salt);
- * the stored string carries its own parameters, so raising {@code qaldy.passwords.iterations}
+ * Hashes and checks people's passwords with Jakarta Security's PBKDF2 as {@link PasswordHashing}
+ * says; the stored string carries its own parameters, so raising {@code qaldy.passwords.iterations}
  * later keeps old hashes valid.
  */
 @ApplicationScoped
@@ -27,11 +27,7 @@ public class PasswordHasher {
 
     @PostConstruct
     void initialize() {
-        pbkdf2.initialize(Map.of(
-                "Pbkdf2PasswordHash.Algorithm", "PBKDF2WithHmacSHA512",
-                "Pbkdf2PasswordHash.Iterations", Integer.toString(iterations),
-                "Pbkdf2PasswordHash.SaltSizeBytes", "32",
-                "Pbkdf2PasswordHash.KeySizeBytes", "32"));
+        pbkdf2.initialize(PasswordHashing.parameters(iterations));
         decoy = pbkdf2.generate("decoy-password-never-used".toCharArray());
     }
 
