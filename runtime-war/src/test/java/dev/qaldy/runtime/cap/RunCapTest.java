@@ -3,7 +3,9 @@ package dev.qaldy.runtime.cap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.qaldy.contract.cap.CapState;
+import dev.qaldy.contract.cap.CapStates;
 import dev.qaldy.contract.cap.Prices;
+import dev.qaldy.contract.keys.CellKeys;
 import dev.qaldy.runtime.bundles.entity.LiveVersion;
 import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.testing.FakeControlPlane;
@@ -86,6 +88,42 @@ class RunCapTest {
                 .isEqualTo(Duration.between(TestBundles.NOW, Instant.parse("2026-12-01T00:00:00Z")).toSeconds());
         assertThat(host.get(APP, "/").status).isEqualTo(200);
         assertThat(host.cap.keeper().orElseThrow().held().get(0).unbilledCpuMs()).as("nothing ran, nothing counted").isZero();
+    }
+
+    /** Issue 16 item 5: a state the control plane pushes is taken at once, not a refresh later; only its credential may push. */
+    @Test
+    void a_pushed_state_puts_the_account_to_sleep_at_once_and_only_the_control_plane_may_push() {
+        api.capState(state(500, 0, new Prices(50, 1), 5), cell);
+        api.publish(live, zip);
+        TestHost host = host();
+        assertThat(sign(host).status).as("under the cap").isEqualTo(200);
+        CapStateServlet push = new CapStateServlet(credentials, host.cap);
+        String asleep = CapStates.sign(state(1, 1000, new Prices(50, 1), 6), CellKeys.signing(cell));
+
+        assertThat(post(push, asleep, TestCredentials.FROM_GATE).status).as("the gate's credential").isEqualTo(403);
+        assertThat(post(push, asleep, "not-a-credential-of-this-cell").status).isEqualTo(401);
+        assertThat(sign(host).status).as("nothing pushed yet").isEqualTo(200);
+        FakeHttp.Response taken = post(push, asleep, TestCredentials.FROM_CONTROL);
+        assertThat(taken.status).isEqualTo(200);
+        assertThat(taken.text()).isEqualTo("{\"result\":\"accepted\",\"sequence\":6}");
+        assertThat(sign(host, "Accept", "application/json").text()).as("asleep at once, with no fetch").contains("urn:qaldy:problem:asleep");
+
+        String older = CapStates.sign(state(500, 0, new Prices(50, 1), 5), CellKeys.signing(cell));
+        FakeHttp.Response refused = post(push, older, TestCredentials.FROM_CONTROL);
+        assertThat(refused.status).isEqualTo(409);
+        assertThat(refused.header("X-Qaldy-Cap-Refusal")).isEqualTo("older-sequence");
+        assertThat(sign(host).status).as("the newer state holds").isEqualTo(503);
+    }
+
+    static FakeHttp.Response post(CapStateServlet servlet, String jws, String credential) {
+        FakeHttp.Response response = new FakeHttp.Response();
+        try {
+            servlet.service(FakeHttp.request("POST", "/.qaldy/internal/cap-states", Map.of("X-Qaldy-Service-Token", credential),
+                    jws.getBytes(java.nio.charset.StandardCharsets.US_ASCII)), response.servlet);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return response;
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.qaldy.control.billing.entity.BillingAccount;
 import dev.qaldy.control.billing.entity.BillingActions;
 import dev.qaldy.control.billing.entity.BillingClock;
 import dev.qaldy.control.billing.entity.BillingView;
+import dev.qaldy.control.billing.entity.CapStateChanged;
 import dev.qaldy.control.billing.entity.UsageBatchRecord;
 import dev.qaldy.control.billing.entity.UsageRecord;
 import dev.qaldy.control.billing.entity.UsageReport;
@@ -82,6 +83,9 @@ public class Billing {
     Event<Audited> audit;
 
     @Inject
+    Event<CapStateChanged> capChanged;
+
+    @Inject
     Logger log;
 
     /** How long a billed batch id is remembered: a retry later than this would be billed again. */
@@ -103,8 +107,9 @@ public class Billing {
     }
 
     /**
-     * Sets {@code me}'s monthly cap (audited); the new signed state wakes or puts the apps to sleep
-     * at the edge within its refresh window.
+     * Sets {@code me}'s monthly cap (audited); the new signed state is pushed to every gate and
+     * runtime host before this returns ({@link CapStateChanged}), and reaches one that missed the
+     * push within its refresh window.
      *
      * @throws InvalidInput outside 0..{@link PriceList#MAX_CAP_CENTS}
      */
@@ -117,7 +122,9 @@ public class Billing {
         BillingAccount account = current(me.personId(), now, sequence);
         long before = account.capCents(prices.defaultCapCents());
         account.cap(capCents);
-        changed(account, sequence, now);
+        if (!changed(account, sequence, now)) {
+            capChanged.fire(new CapStateChanged(account.personId(), signer.sign(account), "cap changed"));
+        }
         audit.fire(new Audited(me.email(), BillingActions.CAP, null, null,
                 "monthly spending cap " + before + " → " + capCents + " cents"));
         return view(me.personId(), now);
@@ -286,13 +293,18 @@ public class Billing {
         log.log(Level.INFO, "billing: moved {0} accounts into the period {1}", new Object[] {stale.size(), period});
     }
 
-    /** Gives the account's state the next sequence and audits a sleep or a wake per app. */
-    private void changed(BillingAccount account, BillingClock sequence, Instant now) {
+    /**
+     * Gives the account's state the next sequence; when its apps fall asleep or wake, audits it per
+     * app and has the new state pushed to the edge after the commit ({@link CapStateChanged}).
+     *
+     * @return whether the apps fell asleep or woke
+     */
+    private boolean changed(BillingAccount account, BillingClock sequence, Instant now) {
         account.changed(sequence.next(), now);
         long cap = account.capCents(prices.defaultCapCents());
         Boolean sleeping = account.sleeping(prices.reached(cap, account.spentMillicents()));
         if (sleeping == null) {
-            return;
+            return false;
         }
         String target = (sleeping ? "spending cap reached: " : "under the spending cap again: ")
                 + (account.spentMillicents() / 1000.0) + " of " + prices.limitCents(cap) + " cents used in " + account.period();
@@ -301,6 +313,8 @@ public class Billing {
                     app.id(), app.name(), target));
         }
         log.log(Level.INFO, "billing: account {0} {1}", new Object[] {account.personId(), target});
+        capChanged.fire(new CapStateChanged(account.personId(), signer.sign(account), sleeping ? "asleep" : "awake"));
+        return true;
     }
 
     private long spentIn(long personId, String period) {

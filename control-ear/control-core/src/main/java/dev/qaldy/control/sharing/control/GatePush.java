@@ -1,7 +1,7 @@
 package dev.qaldy.control.sharing.control;
 
+import dev.qaldy.control.platform.control.CellPush.Delivery;
 import dev.qaldy.control.platform.control.GateBroadcast;
-import dev.qaldy.control.platform.control.GateBroadcast.Delivery;
 import dev.qaldy.control.sharing.entity.SharingChanged;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
