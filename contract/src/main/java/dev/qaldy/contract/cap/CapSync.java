@@ -42,7 +42,7 @@ public final class CapSync {
     public static final String USAGE_PATH = "/api/v1/internal/usage";
     public static final String TOKEN_HEADER = "X-Qaldy-Service-Token";
     static final int PAGE = 500;
-    /** Pages read per refresh at most; the rest come with the next one. */
+    /** The rest come with the next refresh. */
     static final int MAX_PAGES = 40;
     /** Bytes. */
     static final long MAX_ANSWER_BYTES = 8L * 1024 * 1024;

@@ -47,7 +47,6 @@ public final class UpstreamHealth {
 
     public enum State { UP, SUSPECT, FAILING }
 
-    /** How a call failed. */
     public enum Failure {
         /** Connection refused or reset, a timeout: the upstream did not answer. */
         NO_ANSWER,
@@ -78,7 +77,6 @@ public final class UpstreamHealth {
     private final List<Runnable> onUp = new CopyOnWriteArrayList<>();
     private volatile boolean failing;
     private volatile boolean suspect;
-    /** ms of the clock. */
     private volatile long lastAnswerMs;
     private Instant suspectSince;
     /** Counts the view's turns; a call remembers the one it started in. */

@@ -26,9 +26,8 @@ import java.util.concurrent.ConcurrentMap;
  * forward never starts the next one early. A zone change never resets or grants: the current day
  * runs to its end, then on to the new zone's first start of day at or after it.
  *
- * <p>Counters survive a restart ({@link #snapshot}, {@link #restore}, written by {@link ShieldMemory});
- * when those are lost ({@link #assumeUsedUpOn}) the day in force counts as used up (seed: a limit
- * that cannot be known counts as used up, never as unused). An idle counter is dropped
+ * <p>Counters survive a restart ({@link #snapshot}, {@link #restore}; {@link ShieldMemory} owns the
+ * rule for a lost file, {@link #assumeUsedUpOn}). An idle counter is dropped
  * {@link #KEPT_AFTER_ITS_DAY} after its day, so dropping grants nothing; past {@code maxCounters}
  * the least used go and restart from zero (the price of bounded memory).
  */

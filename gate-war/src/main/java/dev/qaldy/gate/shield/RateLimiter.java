@@ -214,10 +214,7 @@ public final class RateLimiter {
         }
     }
 
-    /**
-     * What was kept is lost: a bucket created within its refill time of {@code lostAtNanos} starts as
-     * if emptied then (seed: a limit that cannot be known counts as used up, never as unused).
-     */
+    /** What was kept is lost ({@link ShieldMemory}'s rule): a bucket created within its refill time of {@code lostAtNanos} starts as if emptied then. */
     public void assumeEmptySince(long lostAtNanos) {
         emptySince = lostAtNanos;
     }
