@@ -3,27 +3,21 @@ package dev.qaldy.contract.apps;
 import java.util.regex.Pattern;
 
 /**
- * The one rule for what an app's name may look like, for every component (issue 16: five copies
- * of this pattern): one DNS label, since every app lives on its own origin
- * {@code <name>.<base domain>}. The control plane adds its own rules for new names (reserved
- * names, IDNA's {@code --}); the edge checks only the shape.
+ * The shape of an app's name for every component (issue 16: five copies of this pattern): one DNS
+ * label, as each app has its own origin {@code <name>.<base domain>}. The control plane adds its own
+ * rules for new names.
  */
 public final class AppLabel {
 
-    /** 1 to 63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit. */
     public static final Pattern PATTERN = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?");
 
     private AppLabel() {
     }
 
-    /** Most characters in a label (RFC 1035). */
+    /** RFC 1035. */
     public static final int MAX_LENGTH = 63;
 
-    /**
-     * Whether {@code name} (null: false) is one DNS label of the shape above: the same answer as
-     * {@link #PATTERN}, by a loop over its characters, since the gate asks it for every request's
-     * Host (issue 15: no regular expression per request).
-     */
+    /** The same answer as {@link #PATTERN} by a loop, as the gate asks it per request (issue 15). */
     public static boolean valid(String name) {
         if (name == null || name.isEmpty() || name.length() > MAX_LENGTH) {
             return false;

@@ -27,22 +27,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The account ledgers on disk: one file per account, {@code account-<id>.json}, written atomically
- * ({@link KeptFile}) after the {@link HighWaterMarks}, so a mark is never behind a kept state. The
- * format (version 1, read by older edges as well):
+ * The account ledgers on disk, {@code account-<id>.json}, written atomically ({@link KeptFile})
+ * after the {@link HighWaterMarks}, so a mark is never behind a kept state. Format, version 1:
  * <pre>
  * {"v":1,"accountId":7,"state":"&lt;JWS or null&gt;",
  *  "open":{"&lt;app&gt;":[requests,cpuMs],…},
  *  "pending":null | {"batchId":"&lt;uuid&gt;","apps":{"&lt;app&gt;":[requests,cpuMs],…}},
  *  "acked":[[requests,cpuMs,sequence],…]}
  * </pre>
- * Nothing is kept when no directory is given.
  */
 final class AccountFiles {
 
-    /** An account's file: {@code account-<id>.json}. */
     static final Pattern FILE = Pattern.compile("account-([1-9][0-9]{0,18})\\.json");
-    /** Largest account file read, in bytes. */
+    /** Bytes. */
     static final int MAX_FILE_BYTES = 1024 * 1024;
 
     private final Path dir;
@@ -58,16 +55,13 @@ final class AccountFiles {
         this.log = log;
     }
 
-    /** Whether accounts are kept on disk. */
     boolean kept() {
         return dir != null;
     }
 
     /**
-     * Reads the high-water marks, then every account file into {@code into}, each state verified
-     * again with the cell's keys and the marks raised to it; then writes the marks. A file that cannot
-     * be read, does not verify or names another account is set aside (one WARNING line) and its
-     * account is not read; a leftover {@code .tmp} file is deleted.
+     * Reads the marks, then every account file, verifying each state again and raising the marks to it.
+     * A file that does not read or verify is set aside (one WARNING); leftover {@code .tmp} files are deleted.
      *
      * @return how many accounts were read
      */
@@ -114,9 +108,7 @@ final class AccountFiles {
     }
 
     /**
-     * Writes every account changed since it was last written.
-     *
-     * @param strict true to throw at the first failure, false to log it (each is tried again next time)
+     * @param strict true to throw at the first failure, false to log it (retried next time)
      * @throws UncheckedIOException when {@code strict} and an account cannot be written
      */
     void writeAll(Collection<AccountLedger> accounts, boolean strict) {
@@ -135,7 +127,6 @@ final class AccountFiles {
         }
     }
 
-    /** Writes one account if it changed; a failure is logged (and tried again next time). */
     void writeQuietly(AccountLedger account) {
         try {
             write(account);
@@ -148,7 +139,7 @@ final class AccountFiles {
         log.log(Level.WARNING, "cap: cannot write account {0} to {1}: {2}", new Object[] {account.id, dir, e.toString()});
     }
 
-    /** Writes one account if it changed, after the marks; writes of one account are ordered by its write lock. */
+    /** Writes after the marks; one account's writes are ordered by its {@code writing} lock. */
     private void write(AccountLedger account) throws IOException {
         if (dir == null) {
             return;
@@ -171,7 +162,7 @@ final class AccountFiles {
         }
     }
 
-    /** The file's content for {@code account} (under its monitor); see the class for the format. */
+    /** Under the account's monitor; the format is in the class doc. */
     static Map<String, Object> json(AccountLedger account) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("v", 1L);

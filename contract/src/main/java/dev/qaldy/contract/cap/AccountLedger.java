@@ -8,33 +8,26 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * One account as the edge holds it: the last cap state taken, and the usage (requests, CPU ms)
- * counted here that the state does not include yet, in three stages: open (counted, not reported), pending (reported in
- * one batch, not acknowledged) and acknowledged chunks (billed at a sequence the held state does
- * not reach yet; a state at that sequence or above includes them). Guarded by itself: every
- * method but {@link #sequence} expects the caller to hold this ledger's monitor.
+ * One account at the edge: the last cap state taken and the usage it does not include yet, as open
+ * (not reported), pending (in one batch, not acknowledged) and acknowledged chunks (billed at a
+ * sequence the held state does not reach yet). Every method but {@link #sequence} expects the
+ * caller to hold this ledger's monitor.
  */
 final class AccountLedger {
 
-    /** Most apps counted per stage; usage of further apps goes to the stage's first app. */
+    /** Most apps per stage; further apps count to the stage's first app. */
     static final int MAX_APPS = 1000;
-    /** Acknowledged chunks kept; past it the two oldest merge (counted a little longer, never less). */
+    /** Past it the two oldest merge (counted a little longer, never less). */
     static final int MAX_ACKED_CHUNKS = 64;
 
-    /** Usage billed by the control plane, counted until a state at {@code sequence} or above is held. */
     record AckedChunk(long sequence, Usage usage) {
 
-        /** This and the next chunk as one, included from the later of their sequences. */
         AckedChunk merge(AckedChunk next) {
             return new AckedChunk(Math.max(sequence, next.sequence), usage.plus(next.usage));
         }
     }
 
-    /**
-     * A mutable sum of usage (requests, CPU ms), saturating: {@link AccountLedger#count} adds to it on
-     * every request of the account's apps (the gate's hot path), where a {@link Usage} record would
-     * allocate once per request.
-     */
+    /** A saturating mutable sum: {@link AccountLedger#count} runs per request, where a {@link Usage} would allocate. */
     static final class Counter {
 
         private long requests;
@@ -55,7 +48,7 @@ final class AccountLedger {
     }
 
     final long id;
-    /** Orders the writes of this account's file (taken before this ledger's monitor, never inside it). */
+    /** Orders the writes of this account's file; taken before this ledger's monitor, never inside it. */
     final Object writing = new Object();
     private String jws;
     private CapState state;
@@ -63,16 +56,10 @@ final class AccountLedger {
     private UUID pendingBatch;
     private final Map<String, Usage> pending = new LinkedHashMap<>();
     private final List<AckedChunk> acked = new ArrayList<>();
-    /** The last verdict, to log changes only; null before the first. */
     private Boolean asleep;
-    /** Changes made, and the change last on disk. */
     private long version;
     private long written;
-    /**
-     * {@link #unbilled}'s sum, kept up to date by {@link #count} and worked out again after any other
-     * change: a verdict per request reads it under this ledger's monitor, which every request of the
-     * account's apps takes (issue 15: summing the stages there made requests wait).
-     */
+    /** {@link #unbilled}'s sum, kept by {@link #count} (issue 15: summing the stages per request made requests wait). */
     private final Counter total = new Counter();
     private boolean totalKnown;
 
@@ -80,7 +67,7 @@ final class AccountLedger {
         this.id = id;
     }
 
-    /** The held state's sequence, 0 when none; takes the monitor itself. */
+    /** 0 when no state is held; takes the monitor itself. */
     long sequence() {
         synchronized (this) {
             return state == null ? 0 : state.sequence();
@@ -91,17 +78,14 @@ final class AccountLedger {
         return state;
     }
 
-    /** The held state as it was signed, or null. */
     String jws() {
         return jws;
     }
 
-    /** The batch the pending usage was reported in, or null when none is out. */
     UUID pendingBatch() {
         return pendingBatch;
     }
 
-    /** Holds {@code state} (signed as {@code jws}); acknowledged usage it includes stops counting. */
     void take(String jws, CapState state) {
         this.jws = jws;
         this.state = state;
@@ -109,21 +93,20 @@ final class AccountLedger {
         version++;
     }
 
-    /** Records a verdict; true when it differs from the last one. */
+    /** True when {@code asleep} differs from the last verdict. */
     boolean turned(boolean asleep) {
         boolean changed = this.asleep == null || this.asleep != asleep;
         this.asleep = asleep;
         return changed;
     }
 
-    /** Counts {@code requests} and {@code cpuMs} (both ≥ 0) of {@code app} as open usage. */
     void count(String app, long requests, long cpuMs) {
         open.computeIfAbsent(bucket(open, app), a -> new Counter()).add(requests, cpuMs);
         total.add(requests, cpuMs);
         version++;
     }
 
-    /** Moves the open usage into batch {@code batchId}; false when there was none (or a batch is still out). */
+    /** False when there is no open usage or a batch is still out. */
     boolean seal(UUID batchId) {
         if (open.isEmpty() || pendingBatch != null) {
             return false;
@@ -136,15 +119,11 @@ final class AccountLedger {
         return true;
     }
 
-    /** The pending usage by app, read-only. */
     Map<String, Usage> pending() {
         return Collections.unmodifiableMap(pending);
     }
 
-    /**
-     * The control plane billed batch {@code batchId}, included from state {@code sequence} on; a
-     * null sequence means it did not bill this account, and the usage is dropped.
-     */
+    /** A null {@code sequence} means the control plane did not bill this account: the usage is dropped. */
     void acknowledge(UUID batchId, Long sequence) {
         if (!batchId.equals(pendingBatch)) {
             return;
@@ -164,12 +143,12 @@ final class AccountLedger {
         version++;
     }
 
-    /** Usage counted here and not in the held state: open, pending and acknowledged. */
+    /** Usage counted here and not in the held state. */
     Usage unbilled() {
         return sumKnown().usage();
     }
 
-    /** {@link #unbilled} at the held state's prices, in millicents; 0 without a state. Allocates nothing. */
+    /** In millicents at the held state's prices; 0 without a state. Allocates nothing. */
     long unbilledMillicents() {
         if (state == null) {
             return 0;
@@ -190,7 +169,6 @@ final class AccountLedger {
         return total;
     }
 
-    /** Acknowledged usage the held state includes is not counted twice. */
     private void dropBilled() {
         totalKnown = false;
         if (state != null) {
@@ -202,44 +180,35 @@ final class AccountLedger {
         return stage.size() >= MAX_APPS && !stage.containsKey(app) ? stage.keySet().iterator().next() : app;
     }
 
-    // ---- for its file ------------------------------------------------------------------------
-
-    /** The open usage by app, a copy. */
     Map<String, Usage> open() {
         Map<String, Usage> copy = new LinkedHashMap<>();
         open.forEach((app, counter) -> copy.put(app, counter.usage()));
         return copy;
     }
 
-    /** The acknowledged chunks, oldest first, read-only. */
     List<AckedChunk> acked() {
         return Collections.unmodifiableList(acked);
     }
 
-    /** Adds usage read from the account's file to pending batch {@code batchId}. */
     void restorePending(UUID batchId, String app, Usage usage) {
         pendingBatch = batchId;
         pending.merge(bucket(pending, app), usage, Usage::plus);
         totalKnown = false;
     }
 
-    /** Adds a chunk read from the account's file (kept only while the held state does not include it). */
     void restoreAcked(AckedChunk chunk) {
         acked.add(chunk);
         dropBilled();
     }
 
-    /** Whether a change is not on disk yet. */
     boolean dirty() {
         return version != written;
     }
 
-    /** The version a write now would put on disk. */
     long version() {
         return version;
     }
 
-    /** Version {@code version} is on disk (the file just read is, too). */
     void wrote(long version) {
         written = Math.max(written, version);
     }

@@ -23,33 +23,28 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The edge's (the gate's, the runtime host's) rules for every account's spending: the last cap
- * state it verified and the usage it counted itself that the control plane has not billed yet
- * ({@link AccountLedger}), kept on local disk when a directory is given ({@link AccountFiles}), so a
- * restart during an outage neither forgets the cap nor loses or resets that usage.
+ * The edge's (gate's, runtime host's) cap rules per account: the last verified cap state plus the
+ * usage counted here and not billed yet ({@link AccountLedger}), kept on disk when a directory is
+ * given ({@link AccountFiles}) so a restart during an outage neither forgets the cap nor the usage.
  *
- * <p>The rules (seed: "apps still go to sleep at the cap with no API at all"):
+ * <p>Seed: "apps still go to sleep at the cap with no API at all".
  * <ul>
- * <li>A state is taken only when its signature is the cell's, its sequence is above the one held
- * for the account and not below the account's {@link HighWaterMarks high-water mark} (so deleting
- * the account's file does not let an older state back in), its period is not over and it was not
- * signed in the future (both with {@code leeway} for clock skew). Anything else is refused and
- * logged at WARNING, and the last good state stays.
- * <li>The app sleeps when spent (from the state) + unbilled here (at the state's prices) ≥ cap, all
- * in millicents. A held state whose period is over still applies: a state that looks expired is
- * never read as "no cap"; only a new state (a new period, a raised cap) wakes the account.
- * <li>An account the edge never received a state for is {@link Verdict.Unknown}: the caller fetches
- * it, or refuses (503) while the API is down.
+ * <li>A state is taken only when signed by the cell, its sequence is above the held one and not
+ * below the account's {@link HighWaterMarks high-water mark}, its period is not over and it was not
+ * signed in the future (both with {@code leeway}); otherwise it is refused (WARNING) and the last
+ * good state stays.
+ * <li>The app sleeps when spent + unbilled ≥ cap, in millicents. A state whose period is over still
+ * applies: never read as "no cap".
+ * <li>An account with no state is {@link Verdict.Unknown}: the caller fetches it, or answers 503.
  * </ul>
- * Usage goes to the control plane in batches with a stable id, sealed to disk before they are sent
- * and kept until acknowledged: at least once, and the control plane bills a batch id once.
+ * Usage is reported at least once, in batches with a stable id sealed to disk before sending; the
+ * control plane bills a batch id once. Thread-safe.
  */
 public final class CapKeeper {
 
-    /** Retry-After while an account sleeps on a state whose period is over (the API decides the rest). */
+    /** Smallest Retry-After of a sleeping account, e.g. on a state whose period is over. */
     public static final Duration RETRY_FLOOR = Duration.ofSeconds(30);
 
-    /** Why a state was refused. */
     public enum Refusal {
         /** Not the cell's signature, not a cap state, or unreadable. */
         UNVERIFIABLE,
@@ -62,16 +57,13 @@ public final class CapKeeper {
         /** The keeper holds as many accounts as it may. */
         FULL;
 
-        /** {@code older-sequence}, … */
         public String slug() {
             return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
         }
     }
 
-    /** What happened to an offered state. */
     public sealed interface Offer {
 
-        /** Now held for its account. */
         record Accepted(CapState state) implements Offer {
         }
 
@@ -79,15 +71,12 @@ public final class CapKeeper {
         record AlreadyHeld(CapState state) implements Offer {
         }
 
-        /** Refused; the last good state stays. */
         record Refused(Refusal reason, String detail) implements Offer {
         }
     }
 
-    /** May the account's apps be served. */
     public sealed interface Verdict {
 
-        /** Under the cap. */
         record Awake(CapState state, long unbilledMillicents) implements Verdict {
         }
 
@@ -95,16 +84,16 @@ public final class CapKeeper {
         record Asleep(CapState state, long unbilledMillicents, Duration retryAfter) implements Verdict {
         }
 
-        /** No state was ever received for the account: the edge cannot know its cap. */
+        /** No state was ever received for the account. */
         record Unknown(long accountId) implements Verdict {
         }
     }
 
-    /** One line of a usage report: an app's requests and CPU milliseconds. */
+    /** An app's requests and CPU ms. */
     public record UsageItem(String app, long requests, long cpuMs) {
     }
 
-    /** A usage report: the same id every time it is sent, until acknowledged. */
+    /** The same id every time it is sent, until acknowledged. */
     public record UsageBatch(UUID batchId, List<UsageItem> items) {
 
         public UsageBatch {
@@ -113,7 +102,7 @@ public final class CapKeeper {
         }
     }
 
-    /** One account as the keeper holds it, for views and logs: unbilled in requests, CPU ms and millicents. */
+    /** One account as held, for views and logs; unbilled money in millicents. */
     public record Held(long accountId, CapState state, long unbilledRequests, long unbilledCpuMs,
             long unbilledMillicents, boolean asleep, UUID pendingBatch) {
     }
@@ -131,12 +120,8 @@ public final class CapKeeper {
     private final Object reports = new Object();
 
     /**
-     * @param keys        the cell's published keys
-     * @param clock       the edge's clock
-     * @param leeway      clock skew tolerated on a state's signing time and period end
-     * @param dir         where to keep accounts on disk; null to keep them in memory only
-     * @param log         where refusals (WARNING) and sleeps (INFO) are written
-     * @param maxAccounts most accounts held
+     * @param leeway clock skew tolerated on a state's signing time and period end
+     * @param dir    where accounts are kept on disk; null for memory only
      */
     public CapKeeper(CellPublicKeys keys, Clock clock, Duration leeway, Path dir, Logger log, int maxAccounts) {
         this.keys = Objects.requireNonNull(keys, "keys");
@@ -151,9 +136,7 @@ public final class CapKeeper {
         }
     }
 
-    // ---- states ------------------------------------------------------------------------------
-
-    /** Offers a signed state (from the control plane, or a push); see the class rules. */
+    /** Offers a signed state (fetched or pushed); see the class rules. */
     public Offer offer(String jws) {
         CapState state;
         try {
@@ -203,8 +186,7 @@ public final class CapKeeper {
                     + " account's own file was lost)" : ""), state);
         }
         if (lowered != null) {
-            // Spending only grows within a period: a newer state that says less is a correction of the books or a fault
-            // (issue 16); it is taken, being signed and newer, but an operator must see it.
+            // Spending only grows within a period (issue 16): a lower one is taken, being signed and newer, but logged.
             log.log(Level.WARNING, "cap: account {0}''s state at sequence {1} lowers what was spent in {2} from {3} to {4} cents"
                     + " (the held state, sequence {5}, said more); taken, as it is signed and newer", new Object[] {state.accountId(),
                             state.sequence(), state.period(), lowered.spentMillicents() / 1000.0, state.spentMillicents() / 1000.0,
@@ -232,7 +214,6 @@ public final class CapKeeper {
         return max;
     }
 
-    /** The state held for {@code accountId}. */
     public Optional<CapState> state(long accountId) {
         AccountLedger account = accounts.get(accountId);
         if (account == null) {
@@ -243,19 +224,14 @@ public final class CapKeeper {
         }
     }
 
-    // ---- deciding and counting -----------------------------------------------------------------
-
-    /** Whether {@code accountId}'s apps may be served now. */
     public Verdict verdict(long accountId) {
         return admit(accountId, null, 0);
     }
 
     /**
-     * The verdict for {@code requests} requests of {@code app} (owned by {@code accountId}), and,
-     * when it is {@link Verdict.Awake}, those requests counted as {@link #count} would: the verdict
-     * is the one before they count. One pass under the account's monitor where a verdict and a
-     * count took two (issue 15: every request of an account's apps takes it). It allocates no more
-     * than the verdict it returns: the gate calls it for every request.
+     * The verdict before counting {@code requests} of {@code app}, which are counted when it is
+     * {@link Verdict.Awake}: one pass under the account's monitor, as the gate calls it per request
+     * (issue 15).
      */
     public Verdict admit(long accountId, String app, long requests) {
         AccountLedger account = accounts.get(accountId);
@@ -293,10 +269,7 @@ public final class CapKeeper {
         return new Verdict.Asleep(state, unbilled, untilNextPeriod.compareTo(RETRY_FLOOR) < 0 ? RETRY_FLOOR : untilNextPeriod);
     }
 
-    /**
-     * Counts usage of {@code app} (owned by {@code accountId}) here: requests at the gate, CPU
-     * milliseconds at the runtime host. It is on disk within the caller's flush interval.
-     */
+    /** Counts usage of {@code app}: requests at the gate, CPU ms at the runtime host. */
     public void count(long accountId, String app, long requests, long cpuMs) {
         if (accountId <= 0 || app == null || (requests <= 0 && cpuMs <= 0)) {
             return;
@@ -314,15 +287,11 @@ public final class CapKeeper {
         }
     }
 
-    // ---- reporting ---------------------------------------------------------------------------
-
     /**
-     * The batch to send: the oldest one not acknowledged (with its id), else a new one sealed from
-     * the usage counted since the last; empty when there is nothing to report. A new batch is on
-     * disk before it is returned, so a restart sends it again under the same id, never again under
-     * another.
+     * The oldest unacknowledged batch, else a new one sealed from the usage counted since; on disk
+     * before it is returned, so a restart resends it under the same id.
      *
-     * @throws UncheckedIOException when a new batch cannot be written (it is sent once it can)
+     * @throws UncheckedIOException when a new batch cannot be written
      */
     public Optional<UsageBatch> nextBatch() {
         synchronized (reports) {
@@ -369,9 +338,8 @@ public final class CapKeeper {
     }
 
     /**
-     * The control plane billed batch {@code batchId}: {@code sequences} tells, per account it
-     * billed, the sequence of the first state that includes it. Usage of an account it did not
-     * bill (an app it no longer knows) is dropped; the rest counts until such a state is held.
+     * The control plane billed {@code batchId}; {@code sequences} gives, per account billed, the first
+     * state sequence that includes it. Usage of an account it did not bill is dropped.
      */
     public void acknowledged(UUID batchId, Map<Long, Long> sequences) {
         synchronized (reports) {
@@ -385,9 +353,6 @@ public final class CapKeeper {
         }
     }
 
-    // ---- views -------------------------------------------------------------------------------
-
-    /** Every account held, by id. */
     public List<Held> held() {
         List<Held> held = new ArrayList<>();
         for (AccountLedger account : accounts.values()) {
@@ -403,19 +368,13 @@ public final class CapKeeper {
         return held;
     }
 
-    /** How many accounts are held. */
     public int size() {
         return accounts.size();
     }
 
-    // ---- disk --------------------------------------------------------------------------------
-
     /**
-     * Reads the accounts kept on disk, each state verified again with the cell's key. A file that
-     * cannot be read, does not verify, or names another account is refused and set aside as
-     * {@code *.refused} (one WARNING line each, {@link KeptFile#setAside}); its counts are not
-     * trusted either, and its account counts as unknown ({@link Verdict.Unknown}) until a state for
-     * it is received: fail closed, never "no cap". A batch pending in a file is sent again under its id.
+     * Reads the accounts kept on disk, verifying each state again. A file that does not read or verify
+     * is set aside ({@link KeptFile#setAside}) and its account stays {@link Verdict.Unknown}: fail closed.
      *
      * @return how many accounts were read
      */
@@ -431,7 +390,7 @@ public final class CapKeeper {
         return read;
     }
 
-    /** Writes every account changed since it was last written; failures are logged, and tried again next time. */
+    /** Writes every account changed since last written; failures are logged and retried next time. */
     public void flush() {
         files.writeAll(accounts.values(), false);
     }

@@ -10,22 +10,19 @@ import java.util.Date;
 import java.util.Map;
 
 /**
- * Cap states as the cell's JWS ({@link CellJws}). Header {@code typ=qaldy-cap+jwt}; claims
+ * Cap states as the cell's JWS ({@link CellJws}): {@code typ=qaldy-cap+jwt}; claims
  * {@code sub=<account id>, period, capCents, spentMillicents, asOfMs,
- * prices: {requestMillicents, cpuMsMillicents}, issuedAtMs, seq}, plus {@code iat} in seconds.
- * {@link #verify} checks the signature, the type and the shape only: which states the edge takes
- * (sequence, period, clock skew) is {@link CapKeeper}'s rule.
+ * prices: {requestMillicents, cpuMsMillicents}, issuedAtMs, seq, iat}. Only signature, type and
+ * shape are checked here; which states to take is {@link CapKeeper}'s rule.
  */
 public final class CapStates {
 
     static final JOSEObjectType TYPE = new JOSEObjectType("qaldy-cap+jwt");
-    /** Longest state we even try to parse, in characters. */
     public static final int MAX_LENGTH = CellJws.MAX_LENGTH;
 
     private CapStates() {
     }
 
-    /** Signs a state; returns the compact JWS. */
     public static String sign(CapState state, CellSigningKey key) {
         return CellJws.sign(TYPE, new JWTClaimsSet.Builder()
                 .subject(Long.toString(state.accountId()))
@@ -40,11 +37,7 @@ public final class CapStates {
                 .issueTime(new Date(state.issuedAtMs())), key);
     }
 
-    /**
-     * Verifies a state's signature and type, and reads it.
-     *
-     * @throws InvalidTokenException when it is not a well-formed cap state signed with one of {@code keys}
-     */
+    /** @throws InvalidTokenException when it is not a well-formed cap state signed with one of {@code keys} */
     public static CapState verify(String jws, CellPublicKeys keys) throws InvalidTokenException {
         return CellJws.verify(jws == null ? null : jws.trim(), TYPE, keys, "cap state", claims -> {
             Map<String, Object> prices = claims.getJSONObjectClaim("prices");
@@ -59,7 +52,6 @@ public final class CapStates {
         });
     }
 
-    /** A whole number claim; anything else (missing, fractional, text) is refused. */
     private static long number(Object value) {
         if (value instanceof Long || value instanceof Integer) {
             return ((Number) value).longValue();

@@ -29,27 +29,22 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The edge's conversation with the control plane about caps, for the gate and the runtime host
- * alike: fetch the states that changed ({@code GET /api/v1/internal/cap-states?since=S}), fetch one
- * account's state on demand ({@code ?account=A}, bounded and single-flight, for an account the
- * edge never received), and report usage in batches ({@code POST /api/v1/internal/usage}, the same
- * batch id until it is acknowledged). Every call carries the service token and is bounded in time
- * and size. Reports and refreshes run in one thread ({@link #tick}), in that order, so a state
- * never arrives while the acknowledgement of the usage it includes is still on its way. Every call
- * tells the process's view of the control plane ({@link UpstreamHealth}) how it ended, and while
- * that view says failing no call is made: an on-demand fetch fails at once (the request is answered
- * without waiting), and a background round waits for the view to turn up.
+ * The edge's cap calls to the control plane: changed states ({@code GET /api/v1/internal/cap-states?since=S}),
+ * one account on demand ({@code ?account=A}, single-flight), and usage batches
+ * ({@code POST /api/v1/internal/usage}). Each call carries the service token, is bounded in time and
+ * size, and tells {@link UpstreamHealth}; none is made while it says failing. Reports run before
+ * refreshes in one thread ({@link #tick}), so a state never overtakes the acknowledgement of the usage
+ * it includes.
  */
 public final class CapSync {
 
     public static final String STATES_PATH = "/api/v1/internal/cap-states";
     public static final String USAGE_PATH = "/api/v1/internal/usage";
     public static final String TOKEN_HEADER = "X-Qaldy-Service-Token";
-    /** States asked for per page. */
     static final int PAGE = 500;
-    /** Pages read per refresh at most; the rest come with the next one. */
+    /** The rest come with the next refresh. */
     static final int MAX_PAGES = 40;
-    /** Largest answer read, in bytes. */
+    /** Bytes. */
     static final long MAX_ANSWER_BYTES = 8L * 1024 * 1024;
     /** After an on-demand fetch failed, the same account is not asked again for this long. */
     static final Duration FETCH_BACKOFF = Duration.ofSeconds(2);
@@ -71,12 +66,10 @@ public final class CapSync {
     private long nextRefreshMs;
 
     /**
-     * @param control      the control plane's base URL
-     * @param serviceToken the cell's service token (read when needed; it may appear later)
-     * @param reporter     who reports usage, for the control plane's records (e.g. {@code gate})
+     * @param serviceToken read at each call; it may appear later
+     * @param reporter     who reports usage (e.g. {@code gate})
      * @param callTimeout  bound on one background call, end to end
      * @param fetchTimeout bound on an on-demand fetch, which a request waits for
-     * @param health       the process's view of the control plane: told of every call, asked before each
      */
     public CapSync(CapKeeper keeper, URI control, Supplier<String> serviceToken, String reporter, Duration callTimeout,
             Duration fetchTimeout, Clock clock, Logger log, UpstreamHealth health) {
@@ -97,10 +90,9 @@ public final class CapSync {
     }
 
     /**
-     * One round of the background loop: report usage when {@code reportEvery} passed, then fetch
-     * changed states when {@code refreshEvery} passed, then write what changed to disk. While the
-     * control plane is failing only the disk is written: the report and the refresh are made in the
-     * first round after the view turned up. Never throws.
+     * One background round: report usage when {@code reportEvery} passed, then refresh when
+     * {@code refreshEvery} passed, then flush to disk; only the flush while the control plane is
+     * failing. Never throws.
      */
     public void tick(Duration reportEvery, Duration refreshEvery) {
         long now = clock.millis();
@@ -126,17 +118,12 @@ public final class CapSync {
         }
     }
 
-    /** Whether the control plane answered the last call. */
+    /** Whether the control plane answered the last call made. */
     public boolean reachable() {
         return reachable.get();
     }
 
-    /**
-     * Sends the batch to report (the unacknowledged one, else a new one) and takes the control
-     * plane's acknowledgement.
-     *
-     * @return true when nothing is left to send or the batch was acknowledged
-     */
+    /** @return true when nothing is left to send or the batch was acknowledged */
     public boolean report() {
         Optional<CapKeeper.UsageBatch> next;
         try {
@@ -191,7 +178,7 @@ public final class CapSync {
             return false;
         }
         if (answer.status() == 400 || answer.status() == 413 || answer.status() == 422) {
-            // The API refused this batch for good (its own problem answer): sending it again cannot help.
+            // Refused for good (its problem answer): sending it again cannot help.
             log.log(Level.WARNING, "cap: the control plane refused usage batch {0} (HTTP {1}: {2}); its usage is dropped",
                     new Object[] {batch.batchId(), answer.status(), answer.text()});
             keeper.acknowledged(batch.batchId(), Map.of());
@@ -216,11 +203,7 @@ public final class CapSync {
         return sequences;
     }
 
-    /**
-     * Fetches the states that changed since the highest sequence held, page by page.
-     *
-     * @return true when the control plane answered
-     */
+    /** Fetches the states changed since the highest sequence held, page by page; true when answered. */
     public boolean refresh() {
         long since = keeper.watermark();
         for (int page = 0; page < MAX_PAGES; page++) {
@@ -254,10 +237,10 @@ public final class CapSync {
     }
 
     /**
-     * Fetches one account's state for a request that waits on it: at most one call per account at
-     * a time, bounded by the fetch timeout, and not again for a moment after a failure.
+     * Fetches one account's state for a waiting request: one call per account at a time, bounded by
+     * the fetch timeout, not again within {@link #FETCH_BACKOFF} of a failure.
      *
-     * @return true when the keeper now holds a state for the account
+     * @return true when a state is now held for the account
      */
     public boolean fetch(long accountId) {
         if (accountId <= 0 || health.failing()) {
@@ -328,9 +311,7 @@ public final class CapSync {
         }
     }
 
-    // ---- HTTP --------------------------------------------------------------------------------
-
-    /** The control plane could not be asked: connection error, timeout, 5xx. */
+    /** Connection error, timeout, 5xx. */
     static final class Unreachable extends Exception {
 
         private static final long serialVersionUID = 1L;
@@ -350,7 +331,6 @@ public final class CapSync {
         }
     }
 
-    /** An answer of the API below 500. */
     record Answer(int status, byte[] body) {
 
         Map<String, Object> json() throws ParseException {
@@ -402,8 +382,7 @@ public final class CapSync {
         }
         String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(java.util.Locale.ROOT);
         if (!type.startsWith("application/json") && !type.startsWith("application/problem+json")) {
-            // Every answer of the API is JSON; a control plane still starting answers the server's own
-            // HTML 404 for a few seconds. That is not the API speaking: nothing is refused or dropped.
+            // A control plane still starting answers the server's own HTML 404 for a few seconds: not the API.
             attempt.failed(UpstreamHealth.Failure.ERROR_ANSWER, "cap: HTTP " + response.statusCode() + " " + type + ", not the API");
             throw failed("HTTP " + response.statusCode() + " " + (type.isEmpty() ? "without a type" : type)
                     + ", not the API (still starting?)");

@@ -14,41 +14,37 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The highest cap-state sequence the edge ever took, per account, kept in a file of its own
- * ({@value #FILE} beside the account files, written atomically) and never lowered (issue 16: the
- * rollback guard lived only in {@code account-<id>.json}; with that file deleted, an older signed
- * state of the period was taken again and an app over its cap was served). A state below its
- * account's mark is refused even when the account's own file is gone. In memory only when no
- * directory is given.
+ * The highest cap-state sequence the edge ever took per account, in its own file ({@value #FILE})
+ * and never lowered (issue 16: with only the account file as guard, deleting it let an older state
+ * back in). In memory only when no directory is given.
  */
 final class HighWaterMarks {
 
-    /** The file's name in the keeper's directory. */
     static final String FILE = "high-water-marks.json";
-    /** Largest file read, bytes (about 40 bytes an account). */
+    /** Bytes (about 40 an account). */
     static final long MAX_FILE_BYTES = 64L * 1024 * 1024;
 
     private final Path file;
     private final Logger log;
     private final ConcurrentHashMap<Long, Long> marks = new ConcurrentHashMap<>();
-    /** Orders writes of the file; the newest content wins. */
+    /** Orders writes of the file. */
     private final Object writing = new Object();
-    /** Changes made and written; guarded by {@link #writing}. */
+    /** Guarded by {@link #writing}. */
     private long version;
     private long written;
 
-    /** @param dir the keeper's directory, or null to keep the marks in memory only */
+    /** @param dir null to keep the marks in memory only */
     HighWaterMarks(Path dir, Logger log) {
         this.file = dir == null ? null : dir.resolve(FILE);
         this.log = log;
     }
 
-    /** The account's mark: the highest sequence taken for it, 0 when none. */
+    /** 0 when none. */
     long of(long accountId) {
         return marks.getOrDefault(accountId, 0L);
     }
 
-    /** Raises the account's mark to {@code sequence} in memory (never lowers it); true when it rose. */
+    /** Never lowers; true when it rose. */
     boolean raise(long accountId, long sequence) {
         boolean[] rose = {false};
         marks.compute(accountId, (id, held) -> {
@@ -66,7 +62,6 @@ final class HighWaterMarks {
         return rose[0];
     }
 
-    /** Writes the file when a mark rose since it was last written. */
     void write() throws IOException {
         if (file == null) {
             return;
@@ -85,13 +80,7 @@ final class HighWaterMarks {
         }
     }
 
-    /**
-     * Reads the file. One that cannot be read or parsed is set aside (one WARNING line): the marks
-     * then come from the account files that load, and an account whose file is gone as well counts
-     * as unknown until a state for it is fetched.
-     *
-     * @return how many marks were read
-     */
+    /** Reads the file; one that does not parse is set aside (WARNING) and the account files give the marks. */
     int load() {
         if (file == null || !Files.exists(file)) {
             return 0;

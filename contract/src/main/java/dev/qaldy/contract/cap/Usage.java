@@ -1,9 +1,6 @@
 package dev.qaldy.contract.cap;
 
-/**
- * Usage counted at the edge: requests through the gate and CPU milliseconds of server code, both
- * non-negative. Sums saturate at {@link Long#MAX_VALUE}, which can only put an app to sleep sooner.
- */
+/** Requests and CPU ms counted at the edge, non-negative; sums saturate. */
 record Usage(long requests, long cpuMs) {
 
     static final Usage NONE = new Usage(0, 0);
@@ -14,12 +11,11 @@ record Usage(long requests, long cpuMs) {
         }
     }
 
-    /** This and {@code other}, saturating. */
     Usage plus(Usage other) {
         return new Usage(Prices.saturatedAdd(requests, other.requests), Prices.saturatedAdd(cpuMs, other.cpuMs));
     }
 
-    /** What it costs at {@code prices}, in millicents (saturating). */
+    /** Millicents, saturating. */
     long cost(Prices prices) {
         return prices.cost(requests, cpuMs);
     }

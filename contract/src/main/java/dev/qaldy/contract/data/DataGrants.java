@@ -13,22 +13,18 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The grant with which an app's own server code ({@code server.js} on the runtime host) reaches
- * that app's data, and no other app's (issue 16: the runtime host runs tenants' code, so it must
- * not be able to reach an app it is not serving). The gate issues one with each request it passes
- * to the runtime host for an app, the control plane with each job it sends; the runtime host
- * passes it on in {@value #HEADER} to {@code /api/v1/internal/app-data/{app}/…} and cannot make
- * one: it is {@code v1.<expiry, s since the epoch>.<hex HMAC-SHA256(key, "qaldy-data-grant/v1\n"
- * + app + "\n" + expiry)>}, keyed from the gate-to-control credential, which only the gate and
- * the control plane hold. A grant lives {@link #TTL}, longer than any request or job may run.
+ * The grant with which an app's own server code on the runtime host reaches that app's data and no
+ * other's (issue 16: the runtime host runs tenants' code). The gate issues one per request, the
+ * control plane per job; the runtime host only passes it on in {@value #HEADER}. Format:
+ * {@code v1.<expiry, epoch s>.<hex HMAC-SHA256(key, "qaldy-data-grant/v1\n" + app + "\n" + expiry)>},
+ * keyed from the gate-to-control credential, which the runtime host does not hold.
  */
 public final class DataGrants {
 
-    /** The header that carries the grant. */
     public static final String HEADER = "X-Qaldy-Data-Grant";
-    /** Where the control plane serves the app-scoped data API: {@code PATH + app + "/" + collection [+ "/" + id]}. */
+    /** {@code PATH + app + "/" + collection [+ "/" + id]}. */
     public static final String PATH = "/api/v1/internal/app-data/";
-    /** How long a grant is good for: a request to an app is bounded by 120 s, a job by less. */
+    /** Longer than any request or job may run. */
     public static final Duration TTL = Duration.ofMinutes(5);
     /** How far the issuer's clock may run ahead of the verifier's. */
     static final Duration SKEW = Duration.ofSeconds(30);
@@ -36,9 +32,8 @@ public final class DataGrants {
     private static final String LABEL = "qaldy-data-grant/v1\n";
     private static final int MAX_LENGTH = 128;
 
-    /** A grant is issued again for an app once the one kept for it is this old. */
     static final Duration REISSUE_AFTER = Duration.ofMinutes(1);
-    /** Apps whose grants are kept at most; past it the kept ones are dropped (each is one HMAC to make again). */
+    /** Past it the kept grants are dropped (each is one HMAC to make again). */
     static final int MAX_KEPT = 10_000;
 
     private final byte[] key;
@@ -47,23 +42,17 @@ public final class DataGrants {
     private record Kept(String grant, Instant issuedAt) {
     }
 
-    /** Grants keyed from the gate-to-control credential. */
     public DataGrants(ServiceCredential gateToControl) {
         this.key = hmac(gateToControl.secret().getBytes(StandardCharsets.UTF_8), "qaldy-data-grant-key/v1");
     }
 
-    /** A grant for {@code app} good until {@code now + TTL}. */
     public String issue(String app, Instant now) {
         Objects.requireNonNull(app, "app");
         long expiry = now.plus(TTL).getEpochSecond();
         return VERSION + expiry + "." + HexFormat.of().formatHex(hmac(key, LABEL + app + "\n" + expiry));
     }
 
-    /**
-     * A grant for {@code app} with at least {@code TTL - REISSUE_AFTER} to live at {@code now}: the
-     * one issued last for it while it is younger than {@link #REISSUE_AFTER}, so a busy edge makes
-     * one HMAC per app a minute, not one per request.
-     */
+    /** The grant last issued for {@code app} while younger than {@link #REISSUE_AFTER}: one HMAC per app a minute, not per request. */
     public String current(String app, Instant now) {
         Kept last = kept.get(app);
         if (last != null && last.issuedAt().plus(REISSUE_AFTER).isAfter(now) && !last.issuedAt().isAfter(now)) {
@@ -77,11 +66,7 @@ public final class DataGrants {
         return grant;
     }
 
-    /**
-     * Whether {@code presented} is a grant for {@code app} still good at {@code now} (constant-time
-     * comparison; false for anything missing, malformed, expired, or expiring further ahead than
-     * {@link #TTL} allows).
-     */
+    /** Constant-time; false for anything missing, malformed, expired, or expiring further ahead than {@link #TTL} + skew. */
     public boolean allows(String app, String presented, Instant now) {
         if (app == null || presented == null || presented.length() > MAX_LENGTH || !presented.startsWith(VERSION)) {
             return false;

@@ -10,23 +10,19 @@ import java.nio.file.StandardOpenOption;
 import java.util.UUID;
 
 /**
- * A file of state the gate or the runtime host keeps across restarts (cap usage, shield counters,
- * learned settings, app → account): written whole to a temporary file of its own in the same
- * folder, forced to disk, moved over the old one atomically and the folder synced, so a reader
- * finds the old file or the new one, never a part (a crash leaves at most a {@code .*.tmp} file,
- * which {@link #isLeftover} names for the next start's clean-up). A file that cannot be read is
- * {@link #setAside set aside} as {@code <name>.refused}, never read again nor overwritten by a
- * later one of the same name, so it can be looked at.
+ * A file of state the edge keeps across restarts, written atomically: a temporary file in the same
+ * folder, forced, moved over the old one, the folder synced; a crash leaves at most a
+ * {@code .*.tmp} file ({@link #isLeftover}). An unreadable file is {@link #setAside set aside} as
+ * {@code <name>.refused}, never read again.
  */
 public final class KeptFile {
 
-    /** What a set-aside file's name ends with. */
     public static final String REFUSED = ".refused";
 
     private KeptFile() {
     }
 
-    /** Writes {@code bytes} to {@code target} atomically (see the class); creates its folder if needed. */
+    /** Creates the folder if needed. */
     public static void write(Path target, byte[] bytes) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
@@ -47,10 +43,9 @@ public final class KeptFile {
     }
 
     /**
-     * Moves {@code file} aside to {@code <name>.refused} (replacing an older one), so the state it
-     * held is never read again; if it cannot be moved, deletes it.
+     * Moves {@code file} to {@code <name>.refused} (replacing an older one), else deletes it.
      *
-     * @return where it is now, or empty when it had to be deleted
+     * @return where it is now, or empty when it was deleted
      * @throws IOException when it can be neither moved nor deleted (the caller must then not trust it)
      */
     public static java.util.Optional<Path> setAside(Path file) throws IOException {
@@ -64,10 +59,7 @@ public final class KeptFile {
         }
     }
 
-    /**
-     * {@link #setAside} for a log line: "set aside as NAME.refused", "deleted" (it could not be
-     * moved) or "neither set aside nor deleted (why)"; never throws.
-     */
+    /** {@link #setAside} as words for a log line; never throws. */
     public static String setAsideSaying(Path file) {
         try {
             return setAside(file).map(aside -> "set aside as " + aside.getFileName()).orElse("deleted");
@@ -76,7 +68,6 @@ public final class KeptFile {
         }
     }
 
-    /** True for a temporary file {@link #write} leaves when the process dies in the middle. */
     public static boolean isLeftover(Path file) {
         String name = file.getFileName().toString();
         return name.startsWith(".") && name.endsWith(".tmp");

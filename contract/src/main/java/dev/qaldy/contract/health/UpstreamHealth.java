@@ -22,50 +22,31 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One process's view of whether an upstream answers (the control plane, seen from the gate or the
- * runtime host), shared by every check that calls it (issue 14: each check used to keep a breaker
- * of its own, whose half-open probe was a person's request).
+ * One process's view of whether an upstream (the control plane) answers, shared by every check that
+ * calls it (issue 14: a breaker per check made a person's request the half-open probe).
  * <ul>
- * <li><b>Up</b>: calls are made, each bounded by its own timeout. A background heartbeat asks the
- * upstream whenever nothing answered for {@code heartbeat}, so a hang is found by the heartbeat,
- * not by the first person whose remembered answer runs out of freshness.
- * <li><b>Suspect</b>: a call or the heartbeat got no answer; the background probe asks at once
- * whether the upstream answers. A caller that has something remembered to answer with answers from
- * it ({@link #inDoubt()}); a caller with nothing remembered still calls, so a process's own slowness
- * (a cold client, a loaded machine) costs the one call that timed out, not every request of the next
- * second.
- * <li><b>Failing since T</b>: calls on behalf of a request are not made ({@link #failing()}); the
- * caller treats that as the upstream's failure at once (the copy, or 503), so nobody waits. A
- * background probe ({@link #runProber}) asks the upstream at once and then {@code probeInterval}
- * after each probe ended (one at a time, each bounded by the probe's own timeout, so a hung upstream
- * gets one probe per timeout + interval, not a pile of them); its first answer turns the view up,
- * so requests ask again within about one interval of the upstream's return.
+ * <li><b>Up</b>: calls are made; a heartbeat probes once nothing answered for {@code heartbeat}.
+ * <li><b>Suspect</b>: a call or the heartbeat got no answer and a probe asks at once; callers with a
+ * copy answer from it ({@link #inDoubt()}), callers without one still call.
+ * <li><b>Failing since T</b>: no calls on behalf of a request ({@link #failing()}); one probe at a
+ * time, {@code probeInterval} after the last one ended, until one answers.
  * </ul>
- * The view is fed by every call's outcome ({@link Call}): a call that got no answer (connection
- * refused or reset, timeout) makes it suspect, and the probe that follows at once turns it failing
- * when it gets no answer either (failing since the first failure: within one heartbeat plus two probe
- * timeouts of a hang's start when nobody calls, one call timeout plus one probe timeout when
- * someone does); answers that are errors (5xx, a server's page that is
- * not the API's) turn it failing after {@value #ERROR_ANSWERS_IN_A_ROW} in a row with no answer
- * between, so one endpoint's error does not send the process into outage mode; any answer, of a
- * call or a probe, turns it up. A failure of a call started before the view last turned is ignored: it says nothing
- * of the upstream since. The seed's rules (what a failure allows) stay with the callers; this only
- * says whether to call. Times come from the injected clock (ms); a clock that steps back makes the
- * next probe due at once.
+ * No answer makes it suspect, and a failed probe then failing; {@value #ERROR_ANSWERS_IN_A_ROW}
+ * error answers in a row turn it failing; any answer turns it up. A failure of a call started before
+ * the last turn is ignored. Times are ms of the injected clock; a clock stepping back makes the next
+ * probe due at once. Thread-safe.
  */
 public final class UpstreamHealth {
 
-    /** What the control plane's probe asks: its cheap "is it answering?" question (200 while the API and its database answer). */
+    /** The control plane's cheap probe: 200 while the API and its database answer. */
     public static final String CONTROL_PLANE_PROBE = "/api/v1/ping";
-    /** Error answers in a row (no answer between) that turn the view failing. */
+    /** With no answer between. */
     public static final int ERROR_ANSWERS_IN_A_ROW = 3;
-    /** Longest the prober parks before it looks again, ms (so a stop is seen). */
+    /** Longest the prober parks, ms, so a stop is seen. */
     static final long IDLE_MS = 1_000;
 
-    /** The view's state. */
     public enum State { UP, SUSPECT, FAILING }
 
-    /** How a call failed. */
     public enum Failure {
         /** Connection refused or reset, a timeout: the upstream did not answer. */
         NO_ANSWER,
@@ -73,18 +54,15 @@ public final class UpstreamHealth {
         ERROR_ANSWER
     }
 
-    /** Asks the upstream in the background; returns when it answered as it should, throws otherwise. */
+    /** Throws unless the upstream answered as it should. */
     @FunctionalInterface
     public interface Probe {
         void ask() throws Exception;
     }
 
     /**
-     * What the view says now.
-     *
-     * @param since  when the current state began
-     * @param reason the last failure seen while failing (a call's or a probe's); null while up
-     * @param probes background probes made since the view turned failing (0 while up)
+     * @param reason the last failure seen while in doubt or failing; null while up
+     * @param probes background probes since the view left up
      */
     public record View(State state, Instant since, String reason, long probes) {
     }
@@ -98,9 +76,7 @@ public final class UpstreamHealth {
     private final Object lock = new Object();
     private final List<Runnable> onUp = new CopyOnWriteArrayList<>();
     private volatile boolean failing;
-    /** A call or the heartbeat got no answer while up; the next probe decides. */
     private volatile boolean suspect;
-    /** When the upstream last answered (a call or a probe), ms of the clock. */
     private volatile long lastAnswerMs;
     private Instant suspectSince;
     /** Counts the view's turns; a call remembers the one it started in. */
@@ -112,23 +88,16 @@ public final class UpstreamHealth {
     private long nextProbeMs;
     private long probes;
 
-    /**
-     * A view with no heartbeat: while up it asks only after a call got no answer.
-     *
-     * @see #UpstreamHealth(String, Clock, Duration, Duration, Probe, Logger)
-     */
+    /** A view with no heartbeat. */
     public UpstreamHealth(String name, Clock clock, Duration probeInterval, Probe probe, Logger log) {
         this(name, clock, probeInterval, Duration.ZERO, probe, log);
     }
 
     /**
-     * @param name          the upstream, for the log (e.g. "control plane")
-     * @param clock         the process's clock
-     * @param probeInterval how often the background probe asks while failing (positive)
-     * @param heartbeat     while up, the probe asks once nothing answered for this long
-     *                      ({@code qaldy.health.heartbeat}); zero for no heartbeat
+     * @param probeInterval how often the probe asks while failing (positive)
+     * @param heartbeat     {@code qaldy.health.heartbeat}; zero for no heartbeat
      * @param probe         the background probe, bounded in time by itself
-     * @param log           where the view's turns are written (INFO), and each failed probe (FINE)
+     * @param log           turns at INFO, failed probes at FINE
      */
     public UpstreamHealth(String name, Clock clock, Duration probeInterval, Duration heartbeat, Probe probe, Logger log) {
         this.name = Objects.requireNonNull(name, "name");
@@ -147,14 +116,7 @@ public final class UpstreamHealth {
         this.lastAnswerMs = since.toEpochMilli();
     }
 
-    /**
-     * The view of the control plane at {@code base} (its URL, e.g. {@code qaldy.control.url}) that the
-     * gate and the runtime host keep, probing {@value #CONTROL_PLANE_PROBE}.
-     *
-     * @param probeInterval {@code qaldy.health.probe-interval}
-     * @param heartbeat     {@code qaldy.health.heartbeat}
-     * @param probeTimeout  {@code qaldy.health.probe-timeout}, positive
-     */
+    /** The control plane's view at {@code base} ({@code qaldy.control.url}), probing {@value #CONTROL_PLANE_PROBE}; {@code probeTimeout} positive. */
     public static UpstreamHealth controlPlane(String base, Duration probeInterval, Duration heartbeat, Duration probeTimeout,
             Clock clock, Logger log) {
         if (probeTimeout == null || probeTimeout.isNegative() || probeTimeout.isZero()) {
@@ -192,29 +154,22 @@ public final class UpstreamHealth {
         };
     }
 
-    /** True while the view says failing: a request's call is not made. */
     public boolean failing() {
         return failing;
     }
 
-    /**
-     * True while failing, and while suspect (a call or the heartbeat just got no answer and a probe
-     * is deciding): a caller that has something remembered to answer with answers from it rather
-     * than call, so nobody on a copy waits for an upstream in doubt. A caller with nothing
-     * remembered calls unless {@link #failing()}.
-     */
+    /** True while failing or suspect: a caller with a copy answers from it rather than call. */
     public boolean inDoubt() {
         return failing || suspect;
     }
 
-    /** The view now. */
     public View view() {
         synchronized (lock) {
             return new View(failing ? State.FAILING : suspect ? State.SUSPECT : State.UP, since, reason, probes);
         }
     }
 
-    /** Why a call was not made, for the exception the caller raises: names the upstream, since when, and why. */
+    /** Why a call was not made, for the caller's exception. */
     public String notAsked() {
         synchronized (lock) {
             if (!failing && suspect) {
@@ -224,17 +179,17 @@ public final class UpstreamHealth {
         }
     }
 
-    /** Runs {@code listener} (quick, never throwing on purpose) each time the view turns up. */
+    /** Runs {@code listener} (quick, not throwing) each time the view turns up. */
     public void onUp(Runnable listener) {
         onUp.add(Objects.requireNonNull(listener, "listener"));
     }
 
-    /** Starts one call: report how it ended on the returned {@link Call}. Check {@link #failing()} first. */
+    /** Starts one call; report how it ended on the returned {@link Call}. Check {@link #failing()} first. */
     public Call call() {
         return new Call(turns, clock.millis(), Ledger.CURRENT.get());
     }
 
-    /** One call to the upstream, from its start; tells the view and the caller's {@link Ledger} how it ended. */
+    /** One call to the upstream; tells the view and the caller's {@link Ledger} how it ended. */
     public final class Call {
 
         private final long turn;
@@ -255,7 +210,6 @@ public final class UpstreamHealth {
             }
         }
 
-        /** The call failed as the upstream's failure ({@code kind}); {@code why} goes to the log. */
         public void failed(Failure kind, String why) {
             if (end()) {
                 UpstreamHealth.this.failed(turn, Objects.requireNonNull(kind, "kind"), why);
@@ -346,7 +300,7 @@ public final class UpstreamHealth {
         }
     }
 
-    /** Turns the view failing since {@code from}; the caller holds the lock. */
+    /** The caller holds the lock. */
     private void turnFailing(Instant from, String why) {
         failing = true;
         suspect = false;
@@ -360,12 +314,9 @@ public final class UpstreamHealth {
     }
 
     /**
-     * One step of the prober: while suspect or failing and a probe is due, makes it (blocking for at
-     * most the probe's own bound); an answer turns the view up, no answer turns a suspect view failing.
-     * While up, once nothing answered for the heartbeat, makes the heartbeat probe: no answer makes the
-     * view suspect, and the next probe is due at once.
+     * One step of the prober: makes the due probe or heartbeat (blocking up to the probe's own bound).
      *
-     * @return ms until the next step is wanted (up to {@value #IDLE_MS}; a turn to failing wakes the prober sooner)
+     * @return ms until the next step is wanted (at most {@value #IDLE_MS})
      */
     public long probeIfDue() {
         long interval = probeInterval.toMillis();
@@ -428,9 +379,8 @@ public final class UpstreamHealth {
     }
 
     /**
-     * Starts {@link #runProber} on a new thread of {@code threads} (the container's managed thread
-     * factory), named {@code name}, and logs what it does; running the returned handle stops it
-     * (from a {@code @PreDestroy}, which may throw no checked exception).
+     * Starts {@link #runProber} on a thread of {@code threads} (the container's managed thread factory);
+     * running the returned handle stops it.
      */
     public Runnable startProber(ThreadFactory threads, String name) {
         java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
@@ -446,10 +396,7 @@ public final class UpstreamHealth {
         };
     }
 
-    /**
-     * Runs the background prober on the calling thread (a managed thread of the application) until
-     * {@code running} turns false or the thread is interrupted: the heartbeat while up, probing while in doubt or failing.
-     */
+    /** Runs the prober on the calling thread until {@code running} turns false or the thread is interrupted. */
     public void runProber(BooleanSupplier running) {
         prober = Thread.currentThread();
         try {
@@ -464,11 +411,7 @@ public final class UpstreamHealth {
         }
     }
 
-    /**
-     * What the current thread waited on upstream calls since it opened its ledger (a request's own
-     * calls, for its {@code Server-Timing} header): how many calls and their ms. Calls a thread makes
-     * without an open ledger are counted nowhere.
-     */
+    /** The ms the current thread waited on upstream calls since it opened its ledger, for {@code Server-Timing}. */
     public static final class Ledger implements AutoCloseable {
 
         static final ThreadLocal<Ledger> CURRENT = new ThreadLocal<>();
@@ -479,12 +422,11 @@ public final class UpstreamHealth {
         private Ledger() {
         }
 
-        /** The current thread's open ledger, if any. */
         public static java.util.Optional<Ledger> current() {
             return java.util.Optional.ofNullable(CURRENT.get());
         }
 
-        /** Opens a new, empty ledger for the current thread (replacing any left open). */
+        /** Opens an empty ledger for the current thread, replacing any left open. */
         public static Ledger open() {
             Ledger ledger = new Ledger();
             CURRENT.set(ledger);
@@ -496,12 +438,10 @@ public final class UpstreamHealth {
             waitedMs += ms;
         }
 
-        /** Upstream calls made since the ledger was opened. */
         public synchronized int calls() {
             return calls;
         }
 
-        /** Their ms, added up. */
         public synchronized long waitedMs() {
             return waitedMs;
         }

@@ -12,10 +12,9 @@ import java.util.concurrent.Flow;
 import java.util.function.LongFunction;
 
 /**
- * A {@link HttpResponse.BodySubscriber} that collects an answer body in memory and gives up past
- * {@code limit} bytes: the body future fails with the error {@code overLimit} makes (by default an
- * {@link IOException} "answer over N bytes") and the exchange is cancelled, so a peer can never
- * make the caller hold more than the bound. Used by every edge caller of the control plane.
+ * Collects an answer body in memory and fails it past {@code limit} bytes (with {@code overLimit}'s
+ * error, by default an {@link IOException}), cancelling the exchange, so a peer cannot make an edge
+ * caller hold more.
  */
 public final class LimitedBytes implements HttpResponse.BodySubscriber<byte[]> {
 
@@ -25,15 +24,10 @@ public final class LimitedBytes implements HttpResponse.BodySubscriber<byte[]> {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private Flow.Subscription subscription;
 
-    /** @param limit the most bytes kept, in bytes; past it the body fails with an {@link IOException} */
     public LimitedBytes(long limit) {
         this(limit, max -> new IOException("answer over " + max + " bytes"));
     }
 
-    /**
-     * @param limit     the most bytes kept, in bytes
-     * @param overLimit makes the error the body fails with past the limit (given the limit)
-     */
     public LimitedBytes(long limit, LongFunction<? extends Throwable> overLimit) {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative");
@@ -42,12 +36,10 @@ public final class LimitedBytes implements HttpResponse.BodySubscriber<byte[]> {
         this.overLimit = Objects.requireNonNull(overLimit, "overLimit");
     }
 
-    /** A body handler giving each answer its own {@code LimitedBytes(limit, overLimit)}. */
     public static HttpResponse.BodyHandler<byte[]> handler(long limit, LongFunction<? extends Throwable> overLimit) {
         return info -> new LimitedBytes(limit, overLimit);
     }
 
-    /** A body handler giving each answer its own {@code LimitedBytes(limit)}. */
     public static HttpResponse.BodyHandler<byte[]> handler(long limit) {
         return info -> new LimitedBytes(limit);
     }

@@ -13,20 +13,17 @@ import java.security.interfaces.ECPublicKey;
 import java.text.ParseException;
 
 /**
- * The one rule for every JWS the cell signs (sessions, bundle seals, cap states, live records):
- * ES256 only, a {@code typ} per kind, the signing key's {@code kid} in the header, issuer
- * {@value #ISSUER}, at most {@value #MAX_LENGTH} characters. A JWS without {@code kid} (signed before
- * the cell named its keys) is checked against each published key; one naming a key the cell does
- * not publish is refused.
+ * The rule for every JWS the cell signs (sessions, bundle seals, cap states, live records): ES256,
+ * a {@code typ} per kind, the key's {@code kid}, issuer {@value #ISSUER}, at most
+ * {@value #MAX_LENGTH} characters. A JWS without {@code kid} (signed before keys were named) is tried
+ * against each published key; one naming an unpublished key is refused.
  */
 public final class CellJws {
 
-    /** The issuer every JWS of a cell carries. */
     public static final String ISSUER = "qaldy-cell";
-    /** Longest JWS even parsed, in characters: bounds the work done on bad input. */
+    /** Characters: bounds the work done on bad input. */
     public static final int MAX_LENGTH = 4096;
 
-    /** Reads the verified claims into the kind's value; a claim missing or malformed throws. */
     @FunctionalInterface
     public interface ClaimsReader<T> {
         T read(JWTClaimsSet claims) throws InvalidTokenException, ParseException;
@@ -36,9 +33,8 @@ public final class CellJws {
     }
 
     /**
-     * Signs {@code claims} (their {@code iss} is set here) as a JWS of type {@code type}.
+     * Signs {@code claims} with {@code iss} set.
      *
-     * @return the compact JWS
      * @throws IllegalStateException when the key cannot sign (not a P-256 key)
      */
     public static String sign(JOSEObjectType type, JWTClaimsSet.Builder claims, CellSigningKey key) {
@@ -53,12 +49,11 @@ public final class CellJws {
     }
 
     /**
-     * Verifies {@code jws} as a {@code what} (e.g. "cap state", for the reason) of type {@code type}
-     * signed with one of {@code keys} by this cell, and reads it with {@code reader}.
+     * Verifies {@code jws} as a {@code what} (e.g. "cap state", for the reason) of {@code type}, then
+     * reads it with {@code reader}.
      *
-     * @throws InvalidTokenException when it is missing, oversized, of another type or algorithm,
-     *                               signed with an unpublished key or badly, of another issuer, or
-     *                               {@code reader} cannot read it; the reason is for logs only
+     * @throws InvalidTokenException for anything but a well-signed JWS of this cell that {@code reader}
+     *                               reads; the reason is for logs only
      */
     public static <T> T verify(String jws, JOSEObjectType type, CellPublicKeys keys, String what, ClaimsReader<T> reader)
             throws InvalidTokenException {

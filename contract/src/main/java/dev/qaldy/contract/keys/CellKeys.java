@@ -18,19 +18,14 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
-/**
- * Reads the cell's P-256 key pair from PEM files ({@code bin/qaldy up} creates them under
- * {@code var/keys/}, never in git). The control plane holds the private key; the gate and the
- * runtime host hold only the public one.
- */
+/** Reads the cell's P-256 keys from PEM files ({@code var/keys/}); only the control plane holds the private key. */
 public final class CellKeys {
 
     private CellKeys() {
     }
 
     /**
-     * Reads every public key in an X.509 SubjectPublicKeyInfo PEM file (one "PUBLIC KEY" block per
-     * key, in the order published; several only while the cell's key is rotated).
+     * Reads every "PUBLIC KEY" block of an X.509 SPKI PEM file, in published order.
      *
      * @throws IllegalStateException when the file is missing, holds no key or more than
      *                               {@link CellPublicKeys#MAX}, or a block is not a P-256 public key
@@ -51,11 +46,9 @@ public final class CellKeys {
     }
 
     /**
-     * Reads the control plane's private key and names it by the published public key it pairs with
-     * (found by signing a test message and verifying it with each).
+     * Reads the private key and names it by the published public key it pairs with.
      *
-     * @throws IllegalStateException when the file cannot be read, or its key's public half is not
-     *                               among {@code published} (publish a new key before it signs)
+     * @throws IllegalStateException when the file cannot be read, or its public half is not published
      */
     public static CellSigningKey readSigningKey(Path privatePem, CellPublicKeys published) {
         ECPrivateKey key = readPrivateKey(privatePem);
@@ -81,7 +74,7 @@ public final class CellKeys {
     }
 
     /**
-     * Reads a private key in PKCS#8 PEM (the unencrypted "PRIVATE KEY" block).
+     * Reads an unencrypted PKCS#8 PEM "PRIVATE KEY" block.
      *
      * @throws IllegalStateException when the file is missing or is not a P-256 private key
      */
@@ -94,7 +87,7 @@ public final class CellKeys {
         }
     }
 
-    /** A fresh P-256 key pair; used by tests and tools, never written by this class. */
+    /** For tests and tools. */
     public static KeyPair generate() {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
@@ -105,22 +98,18 @@ public final class CellKeys {
         }
     }
 
-    /** A generated pair's private key as a signing key, named by its public half (tests and tools). */
     public static CellSigningKey signing(KeyPair pair) {
         return new CellSigningKey((ECPrivateKey) pair.getPrivate(), CellPublicKeys.kid((ECPublicKey) pair.getPublic()));
     }
 
-    /** A generated pair's public key as the only published key (tests and tools). */
     public static CellPublicKeys published(KeyPair pair) {
         return CellPublicKeys.of((ECPublicKey) pair.getPublic());
     }
 
-    /** PEM text for a public key, one block of what {@link #readPublicKeys} reads. */
     public static String toPem(ECPublicKey key) {
         return pem("PUBLIC KEY", key.getEncoded());
     }
 
-    /** PEM text for a private key, as {@link #readPrivateKey} reads it. */
     public static String toPem(ECPrivateKey key) {
         return pem("PRIVATE KEY", key.getEncoded());
     }

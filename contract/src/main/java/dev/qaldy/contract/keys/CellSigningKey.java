@@ -4,12 +4,8 @@ import java.security.interfaces.ECPrivateKey;
 import java.util.Objects;
 
 /**
- * The control plane's signing key and the {@code kid} under which the cell publishes its public
- * half ({@link CellPublicKeys#kid}); read by {@link CellKeys#readSigningKey}, which refuses a private
- * key whose public half is not published.
- *
- * @param key the P-256 private key
- * @param kid its public half's RFC 7638 thumbprint
+ * The control plane's P-256 signing key and its public half's {@code kid} ({@link CellPublicKeys#kid});
+ * see {@link CellKeys#readSigningKey}.
  */
 public record CellSigningKey(ECPrivateKey key, String kid) {
 

@@ -15,18 +15,14 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Logs refused service calls (no credential, a wrong one, or one of the cell's made for another
- * direction) aggregated per client address and clock minute, the one rule for the gate, the
- * runtime host and the control plane (issue 16: 1,751 refused calls wrote 1,751 WARNING lines,
- * about 26 GB a day at 1,000 a second): an address's first refusal in a minute is logged at once,
- * the others of that minute are counted and logged as one line per address once the minute has
- * ended (at the next {@link #sweep()}, the next refusal, or {@link #close()}). At most
- * {@value #MAX_ADDRESSES} addresses are counted per minute; refusals from further addresses share
- * one count, so a minute writes at most 2 × {@value #MAX_ADDRESSES} + 2 lines. Thread-safe.
+ * Logs refused service calls aggregated per client address and clock minute (issue 16: 1,751
+ * refused calls wrote 1,751 WARNING lines): an address's first refusal in a minute is logged at
+ * once, the rest as one line when the minute has ended. At most {@value #MAX_ADDRESSES} addresses
+ * are counted apart per minute, so a minute writes at most 2 × {@value #MAX_ADDRESSES} + 2 lines.
+ * Thread-safe.
  */
 public final class RefusalTally {
 
-    /** Most client addresses counted apart in one minute. */
     public static final int MAX_ADDRESSES = 1_000;
     /** Seconds between the checks for a minute that has ended. */
     public static final long SWEEP_SECONDS = 5;
@@ -38,9 +34,9 @@ public final class RefusalTally {
     private final Clock clock;
     private volatile ScheduledFuture<?> sweeping;
     private final Object lock = new Object();
-    /** The minute counted (epoch ms / {@link #MINUTE_MS}); guarded by {@link #lock}. */
+    /** Epoch ms / {@link #MINUTE_MS}; guarded by {@link #lock}. */
     private long minute = Long.MIN_VALUE;
-    /** This minute's refusals per address, the first one (logged) not counted; guarded by {@link #lock}. */
+    /** Refusals after each address's first (logged) one; guarded by {@link #lock}. */
     private final Map<String, Tally> tallies = new HashMap<>();
 
     private static final class Tally {
@@ -48,21 +44,17 @@ public final class RefusalTally {
         long unlogged;
     }
 
-    /** A line to log, made under the lock and written outside it. */
     private record Line(String message, Object[] parameters) {
     }
 
-    /**
-     * @param component what each line begins with ("gate", "runtime", "control")
-     * @param log       where the lines go (WARNING)
-     */
+    /** @param component what each line begins with ("gate", "runtime", "control") */
     public RefusalTally(String component, Logger log, Clock clock) {
         this.component = component;
         this.log = log;
         this.clock = clock;
     }
 
-    /** Stops the sweeping and logs the counts not logged yet (the component stops). */
+    /** Stops the sweeping and logs the counts not logged yet. */
     public void close() {
         ScheduledFuture<?> running = sweeping;
         if (running != null) {
@@ -75,12 +67,7 @@ public final class RefusalTally {
         write(lines);
     }
 
-    /**
-     * Records one refused call from {@code address}; {@code what} says what and why (e.g. "a sharing
-     * push without the service token").
-     *
-     * @return true when this refusal was logged on its own line, false when it was only counted
-     */
+    /** @return true when this refusal was logged on its own line, false when only counted */
     public boolean refused(String what, String address) {
         List<Line> lines;
         boolean first;
@@ -110,18 +97,13 @@ public final class RefusalTally {
         return first;
     }
 
-    /**
-     * Sweeps every {@value #SWEEP_SECONDS} s on {@code executor} (the server's managed one; null:
-     * none), so an ended minute's counts are logged within that even when no refusal follows;
-     * {@link #close()} stops it.
-     */
+    /** Sweeps every {@value #SWEEP_SECONDS} s on {@code executor} (null: none), so an ended minute is logged without a further refusal. */
     public void sweepOn(ScheduledExecutorService executor) {
         if (executor != null) {
             sweeping = executor.scheduleWithFixedDelay(this::sweep, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
         }
     }
 
-    /** Logs the counts of a minute that has ended. */
     public void sweep() {
         List<Line> lines;
         synchronized (lock) {
@@ -130,14 +112,13 @@ public final class RefusalTally {
         write(lines);
     }
 
-    /** Addresses counted apart in the current minute ({@link #OTHERS} included). */
     int tracked() {
         synchronized (lock) {
             return tallies.size();
         }
     }
 
-    /** Under the lock: when the clock is in another minute, the ended minute's summaries; the counts start again. */
+    /** Under the lock. */
     private List<Line> roll() {
         long now = Math.floorDiv(clock.millis(), MINUTE_MS);
         if (now == minute) {
@@ -148,7 +129,7 @@ public final class RefusalTally {
         return lines;
     }
 
-    /** Under the lock: one line per address with refusals not logged yet; forgets them all. */
+    /** Under the lock. */
     private List<Line> summaries() {
         List<Line> lines = new ArrayList<>();
         if (tallies.isEmpty()) {

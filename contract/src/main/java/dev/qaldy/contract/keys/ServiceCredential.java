@@ -8,19 +8,16 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * A secret one component of the cell presents to another in {@code X-Qaldy-Service-Token}, read
- * from one line of a file under {@code var/keys/} ({@code bin/qaldy} creates it, mode 600, never in
- * git). One rule for every component (issue 16: the gate, the control plane and the runtime host
- * each had their own, and they disagreed on trimming and length): the file's line is stripped of
- * surrounding whitespace and must hold {@value #MIN_LENGTH} to {@value #MAX_LENGTH} characters; a
- * presented value is stripped the same way and compared as a SHA-256 digest in constant time, so
- * neither its content nor its length leaks through timing.
+ * A secret one component presents to another in {@code X-Qaldy-Service-Token}, one line of a file
+ * under {@code var/keys/} (mode 600). One rule for every component (issue 16: they disagreed on
+ * trimming and length): stripped, {@value #MIN_LENGTH} to {@value #MAX_LENGTH} characters, and a
+ * presented value compared as a SHA-256 digest in constant time, so neither content nor length
+ * leaks through timing.
  */
 public final class ServiceCredential {
 
-    /** Shortest secret accepted, characters. */
     public static final int MIN_LENGTH = 16;
-    /** Longest secret accepted, characters; a longer presented value is refused before it is hashed. */
+    /** A longer presented value is refused before it is hashed. */
     public static final int MAX_LENGTH = 512;
 
     private final String secret;
@@ -31,13 +28,7 @@ public final class ServiceCredential {
         this.digest = sha256(secret);
     }
 
-    /**
-     * Reads the secret from {@code file}.
-     *
-     * @throws IllegalStateException when the file cannot be read or its secret is shorter than
-     *                               {@value #MIN_LENGTH} or longer than {@value #MAX_LENGTH} characters
-     *                               (the message names the file and what is wrong; callers refuse every call meanwhile)
-     */
+    /** @throws IllegalStateException when the file cannot be read or its secret's length is out of bounds */
     public static ServiceCredential read(Path file) {
         String secret;
         try {
@@ -49,9 +40,8 @@ public final class ServiceCredential {
     }
 
     /**
-     * The credential {@code secret} (stripped), from {@code source} (named in errors only).
-     *
-     * @throws IllegalStateException when it is shorter than {@value #MIN_LENGTH} or longer than {@value #MAX_LENGTH} characters
+     * @param source named in errors only
+     * @throws IllegalStateException when the stripped secret's length is out of bounds
      */
     public static ServiceCredential of(String secret, String source) {
         String stripped = secret == null ? "" : secret.strip();
@@ -62,12 +52,11 @@ public final class ServiceCredential {
         return new ServiceCredential(stripped);
     }
 
-    /** The secret, to present to the component that accepts it. */
     public String secret() {
         return secret;
     }
 
-    /** Whether {@code presented} (stripped; null, blank or too long: false) is this secret, in constant time. */
+    /** Constant time; false for null, blank or too long. */
     public boolean matches(String presented) {
         if (presented == null) {
             return false;

@@ -11,20 +11,17 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The service credentials one component holds: one {@link ServiceCredential} per
- * {@link ServiceDirection} it sends or accepts, read from the keys folder (issue 16: least
- * privilege inside the cell). Files missing at start are read again by {@link #reload()}; a
- * credential once read is kept. Thread-safe.
+ * One component's {@link ServiceCredential}s, one per {@link ServiceDirection} it sends or accepts
+ * (issue 16: least privilege inside the cell). Files missing at start are read by {@link #reload()};
+ * a credential once read is kept. Thread-safe.
  */
 public final class ServiceKeyring {
 
-    /** How a presented credential fares at an endpoint. */
     public enum Verdict {
-        /** One of the directions the endpoint accepts. */
         ACCEPTED,
-        /** None this component knows (missing, wrong, or ours not loaded): 401. */
+        /** Missing, wrong, or ours not loaded: 401. */
         UNKNOWN,
-        /** A credential of this cell made for another direction: 403, and the caller is logged. */
+        /** This cell's credential made for another direction: 403, and the caller is logged. */
         WRONG_DIRECTION
     }
 
@@ -33,10 +30,7 @@ public final class ServiceKeyring {
     private final Map<ServiceDirection, ServiceCredential> loaded = new EnumMap<>(ServiceDirection.class);
     private volatile Map<ServiceDirection, ServiceCredential> snapshot = Map.of();
 
-    /**
-     * @param dir  the keys folder
-     * @param held the directions this component sends or accepts (at least one)
-     */
+    /** @param held the directions this component sends or accepts (at least one) */
     public ServiceKeyring(Path dir, Set<ServiceDirection> held) {
         this.dir = Objects.requireNonNull(dir, "dir");
         if (held.isEmpty()) {
@@ -45,11 +39,7 @@ public final class ServiceKeyring {
         this.held = EnumSet.copyOf(held);
     }
 
-    /**
-     * Reads every held credential not yet loaded.
-     *
-     * @return one message per credential still missing (names the file and what is wrong); empty when all are loaded
-     */
+    /** Reads every held credential not yet loaded; returns one message per credential still missing. */
     public synchronized List<String> reload() {
         List<String> problems = new ArrayList<>();
         for (ServiceDirection direction : held) {
@@ -65,12 +55,11 @@ public final class ServiceKeyring {
         return problems;
     }
 
-    /** Whether every held credential is loaded. */
     public boolean complete() {
         return snapshot.size() == held.size();
     }
 
-    /** The files of the held credentials not loaded yet, space separated; empty when all are. */
+    /** Files of the held credentials not loaded yet, space separated. */
     public String missing() {
         StringBuilder missing = new StringBuilder();
         for (ServiceDirection direction : held) {
@@ -81,15 +70,12 @@ public final class ServiceKeyring {
         return missing.toString();
     }
 
-    /** Where {@code direction}'s credential is kept. */
     public Path file(ServiceDirection direction) {
         return dir.resolve(direction.fileName());
     }
 
     /**
-     * The credential to send or check for {@code direction}.
-     *
-     * @throws IllegalArgumentException when this component does not hold that direction (a bug)
+     * @throws IllegalArgumentException when this component does not hold {@code direction} (a bug)
      * @throws IllegalStateException    while its file cannot be read (callers fail closed)
      */
     public ServiceCredential credential(ServiceDirection direction) {
@@ -103,21 +89,16 @@ public final class ServiceKeyring {
         return credential;
     }
 
-    /** The secret of {@code direction}, to send; see {@link #credential}. */
     public String secret(ServiceDirection direction) {
         return credential(direction).secret();
     }
 
-    /**
-     * Checks {@code presented} at an endpoint that accepts {@code accepted}: constant time per
-     * credential held; a credential not loaded matches nothing.
-     */
+    /** Constant time per credential held; a credential not loaded matches nothing. */
     public Verdict check(String presented, Set<ServiceDirection> accepted) {
         return identify(presented).map(d -> accepted.contains(d) ? Verdict.ACCEPTED : Verdict.WRONG_DIRECTION)
                 .orElse(Verdict.UNKNOWN);
     }
 
-    /** The held direction whose credential {@code presented} is, if any. */
     public Optional<ServiceDirection> identify(String presented) {
         if (presented == null) {
             return Optional.empty();

@@ -10,22 +10,18 @@ import java.time.Instant;
 import java.util.Date;
 
 /**
- * {@link LiveStatement}s as the cell's JWS ({@link CellJws}), as bundle seals and cap states are.
- * Header {@code typ=qaldy-live+jwt}; claims {@code sub=<app>, seq, iat} and either
- * {@code version, sha256} (live) or {@code gone=true} (a tombstone); {@code iat} in milliseconds as
- * {@code iatMs} too, since JWT's {@code iat} has whole seconds. {@link #verify} checks signature,
- * type, issuer and shape; which statements a host takes (sequence, age, clock skew) is the host's rule.
+ * {@link LiveStatement}s as the cell's JWS: {@code typ=qaldy-live+jwt}; claims {@code sub=<app>, seq,
+ * iat, iatMs} (ms, as {@code iat} has whole seconds) and {@code version, sha256} or {@code gone=true}.
+ * Which statements a host takes is the host's rule.
  */
 public final class LiveStatements {
 
     static final JOSEObjectType TYPE = new JOSEObjectType("qaldy-live+jwt");
-    /** Longest statement even parsed, in characters. */
     public static final int MAX_LENGTH = CellJws.MAX_LENGTH;
 
     private LiveStatements() {
     }
 
-    /** Signs a statement; returns the compact JWS. */
     public static String sign(LiveStatement statement, CellSigningKey key) {
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
                 .subject(statement.app())
@@ -40,11 +36,7 @@ public final class LiveStatements {
         return CellJws.sign(TYPE, claims, key);
     }
 
-    /**
-     * Verifies a statement's signature, type and issuer, and reads it.
-     *
-     * @throws InvalidTokenException when it is not a well-formed live statement signed with one of {@code keys}
-     */
+    /** @throws InvalidTokenException when it is not a well-formed live statement signed with one of {@code keys} */
     public static LiveStatement verify(String jws, CellPublicKeys keys) throws InvalidTokenException {
         return CellJws.verify(jws, TYPE, keys, "live statement", claims -> {
             Long sequence = claims.getLongClaim("seq");

@@ -3,24 +3,20 @@ package dev.qaldy.contract.passwords;
 import java.util.Map;
 
 /**
- * The one rule for password hashes in the cell (people's passwords in the control plane, the
- * status page's operator): Jakarta Security's {@code Pbkdf2PasswordHash} with PBKDF2-HMAC-SHA-512,
- * 210,000 iterations (OWASP Password Storage Cheat Sheet, 2023: PBKDF2-HMAC-SHA512, 210,000), a
- * 32-byte salt and a 32-byte key. A stored hash carries its own parameters
- * ({@code PBKDF2WithHmacSHA512:<iterations>:<salt>:<hash>}, base64), so raising the iterations keeps
- * old hashes valid.
+ * The cell's password hash: Jakarta Security's {@code Pbkdf2PasswordHash}, PBKDF2-HMAC-SHA-512,
+ * {@value #ITERATIONS} iterations (OWASP Password Storage Cheat Sheet, 2023), 32-byte salt and key.
+ * A stored hash carries its parameters ({@code PBKDF2WithHmacSHA512:<iterations>:<salt>:<hash>}), so
+ * raising the iterations keeps old hashes valid.
  */
 public final class PasswordHashing {
 
-    /** Iterations for new hashes (OWASP's advice for PBKDF2-HMAC-SHA512). */
     public static final int ITERATIONS = 210_000;
-    /** The algorithm every stored hash of this cell starts with. */
     public static final String ALGORITHM = "PBKDF2WithHmacSHA512";
 
     private PasswordHashing() {
     }
 
-    /** The parameters for {@code Pbkdf2PasswordHash.initialize}, with {@code iterations} (tests use fewer). */
+    /** For {@code Pbkdf2PasswordHash.initialize}; tests use fewer iterations. */
     public static Map<String, String> parameters(int iterations) {
         return Map.of(
                 "Pbkdf2PasswordHash.Algorithm", ALGORITHM,

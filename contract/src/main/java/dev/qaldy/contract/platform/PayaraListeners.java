@@ -6,19 +6,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Closes Payara's HTTP listeners when the process stops, before the application goes down, so a
- * request in the meantime finds the port closed (a refused connection, which browsers and the
- * cell's clients read as "not running") instead of a half-stopped application.
- *
- * <p>Why: on SIGTERM Payara Micro stops its applications before its listeners, and a request that
- * arrived then was answered by the server with a 500 that no application code wrote (found by
- * {@code GateRestartIT}). {@code bin/qaldy} keeps the listener closed at the start too (enabled after
- * deployment), so the port is open exactly while the application answers.
- *
- * <p>How: each listener's network proxy is taken out of Payara's {@code GrizzlyService} and closed,
- * by reflection (nothing here is compiled against Payara; on any other server, Open Liberty
- * included, it finds nothing and does nothing), and only while the JVM is shutting down: an
- * application undeployed from a running server leaves the server's listeners alone.
+ * Closes Payara's HTTP listeners when the JVM stops, before the application goes down, so a request
+ * meanwhile is refused instead of answered 500 by a half-stopped server (Payara Micro stops apps
+ * before listeners on SIGTERM; found by {@code GateRestartIT}). By reflection: on any other server it
+ * does nothing, and an undeploy from a running server leaves the listeners alone.
  */
 public final class PayaraListeners {
 
@@ -26,10 +17,10 @@ public final class PayaraListeners {
     }
 
     /**
-     * Call as the application is about to stop (CDI {@code @BeforeDestroyed(ApplicationScoped.class)}).
+     * Call from {@code @BeforeDestroyed(ApplicationScoped.class)}.
      *
      * @param server the application's class loader (it sees Payara's classes)
-     * @param who    the component, for the log line ({@code gate}, {@code runtime})
+     * @param who    for the log line ({@code gate}, {@code runtime})
      */
     public static void closeAtShutdown(ClassLoader server, Logger log, String who) {
         if (!jvmShuttingDown()) {

@@ -10,9 +10,8 @@ import java.util.Date;
 
 /**
  * Bundle seals: the cell's JWS ({@link CellJws}, {@code typ=qaldy-seal+jwt}) over (app, version,
- * SHA-256, created-at), signed by the control plane when a version is built. The runtime host
- * serves a cached bundle only when its seal verifies and its bytes hash to the sealed SHA-256
- * (seed: "a second sealed copy").
+ * SHA-256, created-at). The runtime host serves a cached bundle only when its seal verifies and its
+ * bytes hash to the sealed SHA-256 (seed: "a second sealed copy").
  */
 public final class BundleSeals {
 
@@ -21,7 +20,6 @@ public final class BundleSeals {
     private BundleSeals() {
     }
 
-    /** Signs a seal; returns the compact JWS. */
     public static String sign(BundleSeal seal, CellSigningKey key) {
         return CellJws.sign(TYPE, new JWTClaimsSet.Builder()
                 .subject(seal.app())
@@ -30,11 +28,7 @@ public final class BundleSeals {
                 .issueTime(Date.from(seal.createdAt())), key);
     }
 
-    /**
-     * Verifies a seal's signature, type and issuer, and reads it.
-     *
-     * @throws InvalidTokenException when the seal is not one of this cell's (another issuer, a claim missing)
-     */
+    /** @throws InvalidTokenException when the seal is not one of this cell's */
     public static BundleSeal verify(String jws, CellPublicKeys keys) throws InvalidTokenException {
         return CellJws.verify(jws, TYPE, keys, "seal", claims -> {
             if (claims.getSubject() == null || claims.getIssueTime() == null || claims.getLongClaim("version") == null

@@ -4,25 +4,19 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A signed-in person as a verified session token says: who, and until when.
+ * A signed-in person as a verified session token says.
  *
- * @param personId  the person's id in the control plane
- * @param email     the person's email, lower case
- * @param tokenId   the token's unique id (JWS {@code jti})
- * @param issuedAt  when the control plane signed it
- * @param expiresAt after this instant the token is refused
- * @param audience  {@code null} for a session of the console and the API; for a session made on an
- *                  app's origin (a redeemed ticket) {@link SessionTokens#appAudience(String)}: it
- *                  opens that app only, and the API refuses it
+ * @param email    lower case
+ * @param tokenId  JWS {@code jti}
+ * @param audience null for a console and API session; {@link SessionTokens#appAudience(String)} for
+ *                 one made on an app's origin (a redeemed ticket), which opens that app only
  */
 public record Session(long personId, String email, String tokenId, Instant issuedAt, Instant expiresAt, String audience) {
 
-    /** A session of the console and the API (no audience). */
     public Session(long personId, String email, String tokenId, Instant issuedAt, Instant expiresAt) {
         this(personId, email, tokenId, issuedAt, expiresAt, null);
     }
 
-    /** Whether this session may be used on {@code app}'s origin: an API session anywhere, an app's session only there. */
     public boolean opens(String app) {
         return audience == null || audience.equals(SessionTokens.appAudience(app));
     }

@@ -10,22 +10,17 @@ import java.io.StringReader;
 import java.util.Objects;
 
 /**
- * What the control plane said about (app, person). Every 4xx is an answer, not a failure:
- * 404 is an unknown app, and any other 4xx, like a 2xx that cannot be read, is
- * {@link Kind#UNUSABLE} and never an allow.
+ * What the control plane said about (app, person). A 4xx is an answer, not a failure: 404 is an
+ * unknown app; any other 4xx, or an unreadable 2xx, is {@link Kind#UNUSABLE}, never an allow.
  *
- * @param kind           what was said
- * @param sharingVersion the app's sharing version for allow and deny; -1 otherwise
+ * @param sharingVersion for allow and deny; -1 otherwise
  * @param detail         for logs only
- * @param accountId      the account whose spending cap the app counts against (its owner); {@link #NO_ACCOUNT}
- *                       when the answer named none
+ * @param accountId      the app owner's account for the cap; {@link #NO_ACCOUNT} when none was named
  */
 public record AccessAnswer(Kind kind, long sharingVersion, String detail, long accountId) {
 
-    /** No account named. */
     public static final long NO_ACCOUNT = -1;
 
-    /** The kinds of answer. */
     public enum Kind {
         ALLOW, DENY, UNKNOWN_APP, UNUSABLE
     }
@@ -34,18 +29,16 @@ public record AccessAnswer(Kind kind, long sharingVersion, String detail, long a
         Objects.requireNonNull(kind, "kind");
     }
 
-    /** An answer that names no account. */
     public AccessAnswer(Kind kind, long sharingVersion, String detail) {
         this(kind, sharingVersion, detail, NO_ACCOUNT);
     }
 
     /**
-     * Reads the answer to {@code GET /api/v1/internal/access?app=A&person=P}
-     * ({@code 200 {"app","personId","decision","sharingVersion","accountId"}}; unknown app: 404). An answer
-     * without a whole, positive {@code accountId} is still read, naming {@link #NO_ACCOUNT}: the cap step
-     * then refuses to serve, as for an account it cannot know.
+     * Reads the answer to {@code GET /api/v1/internal/access?app=A&person=P}:
+     * {@code 200 {"app","personId","decision","sharingVersion","accountId"}}, or 404. Without a positive
+     * {@code accountId} it names {@link #NO_ACCOUNT}, and the cap step refuses to serve.
      *
-     * @throws ControlPlaneUnavailable for a 5xx: the control plane failed, it did not answer
+     * @throws ControlPlaneUnavailable for a 5xx
      */
     public static AccessAnswer read(int status, String body, String app, long personId) throws ControlPlaneUnavailable {
         if (status >= 500) {

@@ -22,22 +22,16 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 
 /**
- * The access step of the hot path, in order: a fresh copy → use it; else ask through
- * {@link AccessClient} and let the answer replace the copy; on a control-plane failure decide
- * from what {@link AccessMemory} still holds; {@link AccessPolicy} decides every case.
- * Fails closed: any exception on the way is a 503, never an allow. While the gate's view of the
- * control plane says failing ({@link ControlPlaneHealth}, issue 14), the API is not asked: that is
- * a control-plane failure at once, so a person on the copy never waits for a timeout; while it is in
- * doubt (a call or the heartbeat just got no answer), a person with a copy is not asked for either.
- *
- * <p>Logs at INFO when the control plane stops and starts answering access questions, and when a
- * copy first lets people into an app during a failure (at most once a minute per app); FINE for the
- * expected misses.
+ * The access step: a fresh copy, else ask ({@link AccessClient}) and remember the answer, else on a
+ * control-plane failure what {@link AccessMemory} holds; {@link AccessPolicy} decides every case.
+ * Fails closed: an exception is a 503, never an allow. While the control plane is failing, or in
+ * doubt and the person has a copy, it is not asked (issue 14: nobody on a copy waits for a timeout).
+ * Logs INFO when the control plane stops and starts answering, and when a copy first lets people into
+ * an app during a failure.
  */
 @ApplicationScoped
 public class AccessCheck {
 
-    /** How often the use of copies during a failure is logged per app. */
     static final Duration COPY_LOG_INTERVAL = Duration.ofMinutes(1);
 
     @Inject
@@ -58,12 +52,11 @@ public class AccessCheck {
     @Inject
     Logger log;
 
-    /** How long a remembered answer is used without asking. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.access-freshness", defaultValue = "PT30S")
     String freshness;
 
-    /** How long a remembered allow may stand in for a failing control plane (seed: 30 minutes). */
+    /** Seed: 30 minutes. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.access-memory", defaultValue = "PT30M")
     String memoryAge;
@@ -72,22 +65,22 @@ public class AccessCheck {
     @ConfigProperty(name = "qaldy.gate.access-memory-max-entries", defaultValue = "1000000")
     long maxEntries;
 
-    /** Most apps whose newest sharing version is kept (issue 3: bounded; an evicted app's copies go with it). */
+    /** Issue 3: bounded; an evicted app's copies go with it. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.access-memory-max-apps", defaultValue = "100000")
     long maxApps = AccessMemory.DEFAULT_MAX_APPS;
 
     AccessPolicy policy;
     AccessMemory memory;
-    /** Whether this gate was in touch with the sharing changes (issue 3); from {@link GateSync} unless a test set it. */
+    /** Issue 3; set by tests, else from {@link GateSync}. */
     SyncState sync;
-    /** The gate's view of the control plane; from {@link ControlPlaneHealth} unless a test set it. */
+    /** Set by tests, else from {@link ControlPlaneHealth}. */
     UpstreamHealth health;
 
     private final AtomicBoolean failing = new AtomicBoolean();
     private final Map<String, Long> copyLogged = new ConcurrentHashMap<>();
 
-    /** Creates the bean when the application starts, so the memory's state is in the log at once. */
+    /** Creates the bean at start, so the memory's state is in the log at once. */
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
         log.log(Level.FINE, "gate: access check ready");
     }
@@ -110,7 +103,7 @@ public class AccessCheck {
                 new Object[] {policy.freshness(), policy.memory(), Long.toString(maxEntries)});
     }
 
-    /** The decision for {@code session}'s person on {@code app}; never throws. */
+    /** Never throws. */
     public AccessDecision check(String app, Session session) {
         AccessDecision decision;
         try {
@@ -124,12 +117,7 @@ public class AccessCheck {
         return decision;
     }
 
-    /**
-     * The control plane's push: {@code app}'s sharing changed to {@code sharingVersion}. Every copy
-     * of the app is dropped at once, and answers older than that version are never used again.
-     *
-     * @return how many copies were dropped
-     */
+    /** The control plane's push: drops every copy of the app; older answers are never used again. Returns how many. */
     public int sharingChanged(String app, long sharingVersion) {
         int dropped = memory.sharingChanged(app, sharingVersion);
         log.log(Level.INFO, "gate: sharing of {0} changed (version {1}); dropped {2} remembered answers",
@@ -138,29 +126,18 @@ public class AccessCheck {
     }
 
     /**
-     * A change pulled from the sharing-changes feed: applied like a push ({@link #sharingChanged})
-     * unless this gate already knows {@code app} at {@code sharingVersion} or newer (from the push,
-     * or an answer of that version). Then copies older than it are never used already, and the
-     * copies learned since, of that version or newer, stay: re-applying would drop people the API
-     * allowed after the change, a moment before an outage.
-     *
-     * @return how many copies were dropped
+     * A change pulled from the feed: applied like a push unless the gate already knows {@code app} at
+     * that version or newer; re-applying would drop people the API allowed after the change.
      */
     public int pulledChange(String app, long sharingVersion) {
         return memory.newestVersion(app) >= sharingVersion ? 0 : sharingChanged(app, sharingVersion);
     }
 
-    /** Drops every remembered answer (a gap in the sharing-changes feed). */
     public void forgetAll() {
         memory.forgetAll();
     }
 
-    /**
-     * The steps; may throw, {@link #check} turns that into 503. A fresh copy is used without asking
-     * only while the gate is in touch with the sharing changes now, and a copy stands in for a
-     * failing control plane only when the gate was in touch right up to the failure
-     * ({@link SyncState}).
-     */
+    /** May throw; {@link #check} turns that into 503. Copies count only as {@link SyncState} allows. */
     AccessDecision decide(String app, long personId) {
         long before = clock.millis();
         Optional<AccessDecision> fresh = sync.inTouchNow()
@@ -184,7 +161,7 @@ public class AccessCheck {
                         new Object[] {personId, app, answer.sharingVersion(), memory.newestVersion(app)});
             }
         } else {
-            // What the memory holds now: a push may have cleared it while the question was out.
+            // Recall again: a push may have cleared the memory while the question was out.
             remembered = memory.recall(app, personId).orElse(null);
             if (outcome instanceof AccessOutcome.Failed failed && FailureClass.of(failed.failure()) == FailureClass.CONTROL_PLANE) {
                 sync.failed();
@@ -200,11 +177,6 @@ public class AccessCheck {
         return decision;
     }
 
-    /**
-     * Asks the control plane, unless the gate's view of it says failing, or says it is in doubt and
-     * this person has a copy the policy would stand in with (issue 14: nobody on a copy waits for a
-     * control plane that just left a call or the heartbeat without an answer).
-     */
     private AccessOutcome ask(String app, long personId, long nowMs) {
         if (health.failing() || (health.inDoubt() && copyStandsIn(app, personId, nowMs))) {
             return new AccessOutcome.Failed(new ControlPlaneUnavailable(health.notAsked()));
@@ -229,12 +201,10 @@ public class AccessCheck {
         return outcome;
     }
 
-    /** True when a failure now would let a remembered answer decide for this person (not a 503). */
     private boolean copyStandsIn(String app, long personId, long nowMs) {
         return sync.trustsCopies() && memory.recall(app, personId).filter(c -> c.youngerThan(policy.memory(), nowMs)).isPresent();
     }
 
-    /** Logs state changes, not requests. */
     private void note(String app, long personId, AccessOutcome outcome, AccessDecision decision) {
         if (outcome instanceof AccessOutcome.Failed failed) {
             Throwable failure = failed.failure();
@@ -258,7 +228,7 @@ public class AccessCheck {
         }
     }
 
-    /** INFO the first time a copy lets someone into {@code app} during a failure, then at most once a minute. */
+    /** At most once per {@link #COPY_LOG_INTERVAL} per app. */
     private void logCopyUse(String app, Throwable failure) {
         long now = clock.millis();
         if (copyLogged.size() > 10_000) {

@@ -15,18 +15,10 @@ import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.eclipse.microprofile.faulttolerance.Timeout;
 
 /**
- * The one bean that asks the control plane about access, with {@code @Timeout @Bulkhead}
- * (interceptors do not fire on self-calls, so nothing else in this bean calls {@link #ask}).
- * Values come from {@code qaldy.gate.*} properties through the {@code AccessClient/ask/…} keys in
- * microprofile-config.properties.
- *
- * <p>Every call is bounded twice by the same value: {@code @Timeout} and the client's connect and
- * read timeouts, so an API that accepts connections and never answers cannot hold a thread longer.
- * The REST client maps no status to an exception ({@link ControlPlane}), so a 4xx comes back as an
- * {@link AccessAnswer}; connect errors, timeouts and 5xx are {@link ControlPlaneUnavailable}. There
- * is no circuit breaker here (issue 14): whether to ask at all is the gate's one view of the control
- * plane ({@code ControlPlaneHealth}), which {@link AccessCheck} consults first and tells of every
- * outcome; its probe runs in the background, never as a person's request.
+ * The one bean that asks the control plane about access, with {@code @Timeout @Bulkhead} (tuned by
+ * the {@code AccessClient/ask/…} keys; interceptors do not fire on self-calls). The client's connect
+ * and read timeouts equal {@code @Timeout}, so a silent API cannot hold a thread longer. No circuit
+ * breaker (issue 14): whether to ask is {@code ControlPlaneHealth}'s call, made in {@link AccessCheck}.
  */
 @ApplicationScoped
 public class AccessClient {
@@ -40,7 +32,7 @@ public class AccessClient {
     @Inject
     Logger log;
 
-    /** Connect and read timeout of the underlying client, ms; the same value as {@code @Timeout}. */
+    /** Ms; the same value as {@code @Timeout}. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.access-timeout-ms", defaultValue = "1000")
     long timeoutMillis;
@@ -52,11 +44,7 @@ public class AccessClient {
         api = control.client(ControlAccessApi.class, timeoutMillis);
     }
 
-    /**
-     * Asks whether person {@code personId} may open {@code app}.
-     *
-     * @throws ControlPlaneUnavailable when the control plane cannot be reached, times out, answers 5xx or a 4xx that is not its own
-     */
+    /** @throws ControlPlaneUnavailable when the control plane cannot be reached, times out, answers 5xx or a 4xx that is not its own */
     @Timeout(1000)
     @Bulkhead(32)
     public AccessAnswer ask(String app, long personId) throws ControlPlaneUnavailable {

@@ -4,14 +4,10 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * One remembered answer of the control plane for (app, person): allow or deny, the app's sharing
- * version the answer carried, and when the gate asked (epoch ms, from the injected clock). Its age
- * always counts from that moment, however often the copy is read since.
+ * One remembered allow or deny for (app, person). Its age counts from when the gate asked, however
+ * often it is read since.
  *
- * @param decision       {@link AccessAnswer.Kind#ALLOW} or {@link AccessAnswer.Kind#DENY}, nothing else
- * @param sharingVersion the app's sharing version in that answer
- * @param answeredAtMs   when the gate asked the question this answers, epoch milliseconds
- * @param accountId      the account the answer named (the app's owner), or {@link AccessAnswer#NO_ACCOUNT}
+ * @param answeredAtMs when the gate asked the question this answers, epoch ms of the injected clock
  */
 public record AccessCopy(AccessAnswer.Kind decision, long sharingVersion, long answeredAtMs, long accountId) {
 
@@ -22,12 +18,10 @@ public record AccessCopy(AccessAnswer.Kind decision, long sharingVersion, long a
         }
     }
 
-    /** A copy that names no account. */
     public AccessCopy(AccessAnswer.Kind decision, long sharingVersion, long answeredAtMs) {
         this(decision, sharingVersion, answeredAtMs, AccessAnswer.NO_ACCOUNT);
     }
 
-    /** The copy of an allow or deny answer given for a question asked at {@code askedAtMs}. */
     public static AccessCopy of(AccessAnswer answer, long askedAtMs) {
         return new AccessCopy(answer.kind(), answer.sharingVersion(), askedAtMs, answer.accountId());
     }
@@ -36,10 +30,7 @@ public record AccessCopy(AccessAnswer.Kind decision, long sharingVersion, long a
         return decision == AccessAnswer.Kind.ALLOW;
     }
 
-    /**
-     * True when the copy is younger than {@code age} at {@code nowMs}. A copy from the future (the
-     * clock was set back) has no age we can trust and is never young: the gate fails closed.
-     */
+    /** A copy from the future (the clock was set back) is never young: fail closed. */
     public boolean youngerThan(Duration age, long nowMs) {
         long elapsed = nowMs - answeredAtMs;
         return elapsed >= 0 && elapsed < age.toMillis();

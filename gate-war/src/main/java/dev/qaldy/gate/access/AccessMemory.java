@@ -13,46 +13,32 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the gate remembers of the control plane's access answers, per (app, person), in memory
- * only: a restarted gate remembers nothing (seed: it refuses what it never knew).
- *
- * <p>Rules, checked on every read against the injected clock (Caffeine's own expiry, driven by
- * the same clock, only frees the memory):
+ * The control plane's access answers per (app, person), in memory only: a restarted gate remembers
+ * nothing (seed: it refuses what it never knew). Checked on every read against the injected clock:
  * <ul>
- * <li>a copy is gone at its access-memory age, counted from when the API last gave that answer;
- * <li>per app the gate keeps the newest sharing version it has seen (from answers and from the
- * control plane's push); a copy carrying an older version is never returned;
- * <li>at most {@code maxEntries} copies, and at most {@code maxApps} apps' versions.
+ * <li>a copy is gone at the access-memory age, counted from when the question was asked;
+ * <li>a copy older than the app's newest sharing version seen (answers and pushes) is never returned;
+ * <li>a copy learned under an app entry since evicted is never trusted again, and an answer to a
+ * question asked at or before any size eviction is not remembered (it could predate a forgotten push).
  * </ul>
- * The per-app versions are bounded too (issue 3): an app's entry lives at most the access memory
- * after its last answer or push, and at most {@code maxApps} are kept. Each copy points to the
- * entry it was learned under; once that entry is evicted (for size or age) the copy is never
- * trusted again, even when the app gets a new entry. An answer to a question asked at or before
- * the last eviction of any app's entry is never remembered: it could predate a push the gate
- * forgot, and remembering it would let an older copy count again.
- *
- * <p>Memory: every copy of one app shares the app's name String (held by its entry), so a copy
- * costs its key, its value and Caffeine's node (under 200 bytes; bench/ measures it).
+ * At most {@code maxEntries} copies and {@code maxApps} app entries; a copy costs under 200 bytes
+ * (measured in bench/), as copies share their app's name String.
  */
 public final class AccessMemory {
 
-    /** At most how often reads run Caffeine's maintenance (expiry), ms: an expired copy's memory is freed this late at most. */
+    /** Ms; an expired copy's memory is freed this late at most. */
     static final long MAINTENANCE_INTERVAL_MS = 1000;
 
-    /** Default most apps whose newest sharing version is kept. */
     public static final long DEFAULT_MAX_APPS = 100_000;
 
-    /** The key of one copy; {@code app} is the app's shared name instance when stored. */
+    /** {@code app} is the app's shared name instance when stored. */
     record Key(String app, long personId) {
         Key {
             Objects.requireNonNull(app, "app");
         }
     }
 
-    /**
-     * One app's entry: the name its copies share, the newest sharing version seen (only rises,
-     * changed only inside the cache's atomic compute for the app), and whether it was evicted.
-     */
+    /** One app's entry: the shared name and the newest sharing version seen (only rises, inside the app's compute). */
     static final class AppVersion {
         final String name;
         volatile long version;
@@ -64,7 +50,6 @@ public final class AccessMemory {
         }
     }
 
-    /** A copy as held: the answer, and the app entry it was learned under. */
     private static final class Held {
         final AccessAnswer.Kind decision;
         final long sharingVersion;
@@ -89,21 +74,18 @@ public final class AccessMemory {
     private final long memoryMillis;
     private final Cache<Key, Held> copies;
     private final Cache<String, AppVersion> apps;
-    /** When an app's entry was last evicted (epoch ms), for size or age. */
+    /** Epoch ms of the last size eviction of an app entry. */
     private final AtomicLong lastEvictionMs = new AtomicLong(Long.MIN_VALUE);
-    /** When reads next run Caffeine's maintenance (epoch ms); see {@link #maintain}. */
+    /** Epoch ms; see {@link #maintain}. */
     private final AtomicLong nextMaintenanceMs = new AtomicLong(0);
 
-    /** With at most {@link #DEFAULT_MAX_APPS} apps' versions. */
     public AccessMemory(Clock clock, Duration memory, long maxEntries) {
         this(clock, memory, maxEntries, DEFAULT_MAX_APPS);
     }
 
     /**
-     * @param clock      the gate's clock; copies age by it
-     * @param memory     how long a copy lasts after the API gave it (seed: 30 minutes)
-     * @param maxEntries most copies kept
-     * @param maxApps    most apps whose newest sharing version is kept (an evicted app's copies go with it)
+     * @param memory  how long a copy lasts from the question it answers (seed: 30 minutes)
+     * @param maxApps most apps whose newest sharing version is kept; an evicted app's copies go with it
      */
     public AccessMemory(Clock clock, Duration memory, long maxEntries, long maxApps) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -116,12 +98,11 @@ public final class AccessMemory {
         }
         this.memoryMillis = memory.toMillis();
         long memoryNanos = memory.toNanos();
-        // Caffeine measures time in nanoseconds; ours come from the clock, so tests move both.
         Ticker ticker = () -> TimeUnit.MILLISECONDS.toNanos(clock.millis());
         this.copies = Caffeine.newBuilder()
                 .maximumSize(maxEntries)
                 .ticker(ticker)
-                // Maintenance (eviction) on the calling thread: no pool of its own inside the server.
+                // Maintenance on the calling thread: no pool of its own inside the server.
                 .executor(Runnable::run)
                 .expireAfter(new Expiry<Key, Held>() {
                     @Override
@@ -166,10 +147,8 @@ public final class AccessMemory {
                         return currentLeft;
                     }
                 })
-                // Synchronous, inside the removal: an answer learned meanwhile sees the mark. Only the
-                // size bound loses knowledge: an entry that expired had no answer or push for the whole
-                // access memory, so no copy of that app is alive and no push is missed; an answer that
-                // finds it expired (the first ask after a quiet half hour) is remembered as usual.
+                // Synchronous, so an answer learned meanwhile sees the mark. Only the size bound loses knowledge:
+                // an expired entry had no answer or push for the whole access memory, so no copy of it is alive.
                 .evictionListener((String app, AppVersion version, RemovalCause cause) -> {
                     if (cause != RemovalCause.EXPIRED) {
                         lastEvictionMs.accumulateAndGet(clock.millis(), Math::max);
@@ -182,17 +161,12 @@ public final class AccessMemory {
     }
 
     /**
-     * The copy for (app, person) if it is younger than the access memory and carries the app's
-     * newest sharing version under a live app entry; otherwise empty (and the stale copy is dropped).
+     * The copy for (app, person) if it is younger than the access memory and carries the app's newest
+     * sharing version under a live app entry; otherwise empty, and a stale copy is dropped.
      *
-     * <p>The read is quiet: it leaves Caffeine's eviction policy alone (no frequency count, no move
-     * in the access order, no timer-wheel reschedule). At 1M copies that bookkeeping cost several
-     * cache misses per read, about a third of a lookup (bench/results/2026-11-30-lookup.md). So
-     * the size bound evicts by writes: the gate rewrites a person's copy at every answer (each
-     * access-freshness interval while the person is active), and the copies the API confirmed least
-     * recently go first, which is the order the outage rule wants. Expiry is unchanged: checked here
-     * on every read, and {@link #maintain} frees expired copies at most {@link #MAINTENANCE_INTERVAL_MS}
-     * after they expire while the gate is asked anything (reads no longer drive Caffeine's maintenance).
+     * <p>The read is quiet (no Caffeine policy bookkeeping): at 1M copies that was about a third of a
+     * lookup (bench/results/2026-11-30-lookup.md). So the size bound evicts the copies the API confirmed
+     * least recently, and {@link #maintain} frees expired ones.
      */
     public Optional<AccessCopy> recall(String app, long personId) {
         long now = clock.millis();
@@ -210,11 +184,7 @@ public final class AccessMemory {
         return Optional.of(held.copy());
     }
 
-    /**
-     * Runs Caffeine's maintenance (expiry of copies and of apps' versions, pending evictions) when
-     * it is due, at most once per {@link #MAINTENANCE_INTERVAL_MS}, on the calling thread: one
-     * caller wins the slot, the others go on at once.
-     */
+    /** Runs Caffeine's maintenance at most once per {@link #MAINTENANCE_INTERVAL_MS}; one caller wins the slot. */
     private void maintain(long nowMs) {
         long due = nextMaintenanceMs.get();
         if (nowMs >= due || nowMs < due - MAINTENANCE_INTERVAL_MS) { // also when the clock was set back
@@ -225,13 +195,11 @@ public final class AccessMemory {
     }
 
     /**
-     * Learns from the control plane's answer to a question asked at {@code askedAtMs}: an allow or
-     * a deny replaces the person's copy (a newer sharing version first drops the app's older
-     * copies); an unknown app drops every copy of that app; an unusable answer changes nothing.
+     * Learns the control plane's answer to a question asked at {@code askedAtMs}: an allow or deny
+     * replaces the person's copy; an unknown app drops the app's copies; anything else changes nothing.
      *
-     * @return true when the answer was remembered; false for an answer older than the app's
-     *         newest sharing version, or asked before an app's entry was last evicted, or already
-     *         older than the access memory: never remembered (and the person's copy is dropped)
+     * @return false when not remembered: older than the app's newest sharing version, asked before an
+     *         app entry's last eviction, or already older than the access memory (the copy is dropped)
      */
     public boolean learn(String app, long personId, AccessAnswer answer, long askedAtMs) {
         switch (answer.kind()) {
@@ -265,55 +233,40 @@ public final class AccessMemory {
         }
     }
 
-    /**
-     * The control plane's push: the app's sharing changed to {@code sharingVersion}. Raises the
-     * app's newest version and drops every copy of the app at once.
-     *
-     * @return how many copies were dropped
-     */
+    /** The control plane's push: raises the app's newest version and drops its copies; returns how many. */
     public int sharingChanged(String app, long sharingVersion) {
         raise(app, sharingVersion, false); // first, so no older answer gets in after the clearing
         return forgetApp(app);
     }
 
-    /**
-     * Drops every copy: the gate missed sharing changes it can no longer learn (a gap in the
-     * sharing-changes feed). Apps' newest versions stay.
-     */
+    /** Drops every copy, after a gap in the sharing-changes feed; apps' newest versions stay. */
     public void forgetAll() {
         copies.invalidateAll();
     }
 
-    /** The newest sharing version kept for {@code app}; {@link Long#MIN_VALUE} before any or after its eviction. */
+    /** {@link Long#MIN_VALUE} before any or after its eviction. */
     public long newestVersion(String app) {
         AppVersion version = apps.getIfPresent(app);
         return version == null ? Long.MIN_VALUE : version.version;
     }
 
-    /** Copies held, approximately (expired ones may linger until the next maintenance). */
+    /** Approximate: expired copies may linger until the next maintenance. */
     public long size() {
         return copies.estimatedSize();
     }
 
-    /** Apps whose newest sharing version is held, approximately. */
     public long appsTracked() {
         return apps.estimatedSize();
     }
 
-    /** Runs pending expiry and eviction now (tests, and the size gauge). */
+    /** Tests, and the size gauge. */
     public void cleanUp() {
         apps.cleanUp();
         copies.cleanUp();
     }
 
-    /**
-     * Raises the app's newest version (rewriting its entry, which restarts the entry's age); when
-     * it rose and {@code dropOlder}, drops the app's copies older than it.
-     *
-     * @return the app's entry after the raise
-     */
+    /** Rewriting the entry restarts its age; when it rose and {@code dropOlder}, drops older copies. */
     private AppVersion raise(String app, long version, boolean dropOlder) {
-        // Copies of an app exist only after its version was recorded: a first version drops nothing.
         boolean[] rose = {false};
         AppVersion after = apps.asMap().compute(app, (name, old) -> {
             if (old == null || old.evicted) {
@@ -343,7 +296,6 @@ public final class AccessMemory {
         return dropped[0];
     }
 
-    /** True when {@code a} is a newer answer than {@code b}: a newer version, or asked later. */
     private static boolean newer(Held a, Held b) {
         if (a.sharingVersion != b.sharingVersion) {
             return a.sharingVersion > b.sharingVersion;

@@ -7,24 +7,17 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The access rule as plain functions of (copy, what asking gave, now). This is where the seed's
- * "Apps people already opened" row lives:
+ * The access rule as plain functions of (copy, what asking gave, now): the seed's "Apps people
+ * already opened" row.
  * <ul>
  * <li>a copy younger than the freshness window is used without asking, allow and deny alike;
- * <li>otherwise the control plane's answer decides: allow, deny, unknown app (404); an unusable
- * answer (another 4xx, an unreadable 2xx) is 503 and never falls back on the copy;
- * <li>only on a control-plane failure ({@link FailureClass#CONTROL_PLANE}: connection refused or
- * reset, timeout, 5xx, and the question not asked while the gate's view says the control plane is
- * failing and the full bulkhead that follow from them) a remembered
- * allow younger than the access memory (30 minutes, counted from the API's last allow) lets the
- * person in; a remembered deny stays a 403; nothing remembered is 503 "Temporarily unavailable",
- * never a 403 for someone the gate never saw; but only when the gate was in touch with the control
- * plane's sharing changes right up to the failure ({@link SyncState#trustsCopies}), else 503 whatever
- * is remembered;
- * <li>a gate error is 503 whatever is remembered.
+ * <li>else the control plane's answer decides; an unusable answer is 503, never the copy;
+ * <li>only on a control-plane failure ({@link FailureClass#CONTROL_PLANE}), and only when
+ * {@link SyncState#trustsCopies}, a remembered allow younger than the access memory lets the person
+ * in and a remembered deny stays 403; nothing remembered is 503, never a 403;
+ * <li>a gate error is 503.
  * </ul>
- * Nothing but an allow (answered, or remembered under these rules) ever allows, and no input makes
- * it throw.
+ * Nothing but an allow ever allows, and no input makes it throw.
  */
 public final class AccessPolicy {
 
@@ -33,7 +26,7 @@ public final class AccessPolicy {
 
     /**
      * @param freshness how long a copy is used without asking (default 30 s)
-     * @param memory    how long a remembered allow may stand in for a failing control plane (default 30 min)
+     * @param memory    how long a remembered answer may stand in for a failing control plane (seed: 30 min)
      */
     public AccessPolicy(Duration freshness, Duration memory) {
         this.freshness = Objects.requireNonNull(freshness, "freshness");
@@ -51,7 +44,7 @@ public final class AccessPolicy {
         return memory;
     }
 
-    /** The decision a fresh copy gives without asking; empty when there is none and the API must be asked. */
+    /** Empty when the API must be asked. */
     public Optional<AccessDecision> withoutAsking(AccessCopy copy, long nowMs) {
         if (copy == null || !copy.youngerThan(freshness, nowMs) || !copy.youngerThan(memory, nowMs)) {
             return Optional.empty();
@@ -61,20 +54,14 @@ public final class AccessPolicy {
                 : new AccessDecision(Verdict.DENY, Source.FRESH_COPY, "fresh copy of a deny"));
     }
 
-    /** Decides after asking, for a gate in touch with the sharing changes: {@link #decide(AccessOutcome, AccessCopy, long, boolean)} with true. */
+    /** For a gate in touch with the sharing changes. */
     public AccessDecision decide(AccessOutcome outcome, AccessCopy remembered, long nowMs) {
         return decide(outcome, remembered, nowMs, true);
     }
 
     /**
-     * Decides after asking.
-     *
-     * @param outcome       what asking gave
-     * @param remembered    the copy the memory still holds for this person after asking (null for none)
-     * @param nowMs         the clock now
-     * @param copiesTrusted false when the gate was not in touch with the sharing changes up to the
-     *                      failure ({@link SyncState#trustsCopies}): no copy, allow or deny, stands in
-     *                      for the control plane (503)
+     * @param remembered    the copy still held after asking; null for none
+     * @param copiesTrusted {@link SyncState#trustsCopies}; false: no copy stands in (503)
      */
     public AccessDecision decide(AccessOutcome outcome, AccessCopy remembered, long nowMs, boolean copiesTrusted) {
         try {
@@ -101,7 +88,6 @@ public final class AccessPolicy {
         }
     }
 
-    /** A control-plane failure: the copy, if young enough, else 503. */
     private AccessDecision fromCopy(AccessCopy remembered, long nowMs, Throwable failure) {
         if (remembered == null || !remembered.youngerThan(memory, nowMs)) {
             return AccessDecision.unavailable("control plane failure, nothing remembered: " + failure);

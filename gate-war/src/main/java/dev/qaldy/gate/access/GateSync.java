@@ -32,26 +32,13 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Keeps this gate in touch with the control plane's sharing changes (issue 3), on a thread of its
- * own (from the container's {@link ManagedThreadFactory}, so a slow shield or cap fetch on the
- * shared scheduler never looks like a stall):
- * <ul>
- * <li>every {@code qaldy.gate.sync-interval} (default 2 s) it pulls
- * {@code GET /api/v1/internal/sharing-changes?since=<cursor>&gate=<qaldy.gate.url>} page by page,
- * the whole round bounded by {@code qaldy.gate.sync-timeout} (default 2 s), and applies each change
- * in order as a push unless already known ({@link SharingChanges#applyPulled}); a completed round is a sync
- * ({@link SyncState#pulled}), a failed one a control-plane failure ({@link SyncState#failed});
- * <li>when the API answers an access question after a failure, or the gate's view of the control
- * plane turns up ({@link ControlPlaneHealth}: its background probe found the API back), it pulls at
- * once rather than at the next interval, so the gate is in touch again within moments of the API's
- * return; while that view says failing, a round fails at once without asking ({@code InternalFeed});
- * <li>a gate starting up asks without a cursor and takes the feed's end (it remembers nothing yet);
- * <li>its watchdog ticks every {@value #TICK_MS} ms at most; a gap of {@code qaldy.gate.sync-max-gap}
- * (default 10 s) or more between ticks is a stall of this process ({@link SyncState#tick}).
- * </ul>
- * {@code qaldy.gate.url} is this gate's address as the control plane's {@code qaldy.control.gate-urls}
- * lists it ({@code bin/qaldy} sets it); without it the API cannot tell that this gate pulled a change
- * its push missed, and waits the full bound.
+ * Keeps this gate in touch with the sharing changes (issue 3), on its own managed thread (so a slow
+ * job on the shared scheduler never looks like a stall). Every {@code qaldy.gate.sync-interval} it
+ * pulls {@code GET /api/v1/internal/sharing-changes?since=<cursor>&gate=<qaldy.gate.url>} page by
+ * page within {@code qaldy.gate.sync-timeout}, applying each change ({@link SharingChanges#applyPulled});
+ * a completed round is a sync for {@link SyncState}. It pulls at once when the control plane answers
+ * again, and its watchdog ({@link SyncState#tick}) runs every {@value #TICK_MS} ms at most. Without
+ * {@code qaldy.gate.url} the control plane cannot see this gate's pulls and waits its full bound.
  */
 @ApplicationScoped
 public class GateSync {
@@ -60,7 +47,7 @@ public class GateSync {
     static final int PAGE = 500;
     static final int MAX_PAGES = 20;
     static final int MAX_ANSWER_BYTES = 1024 * 1024;
-    /** Longest sleep between two watchdog ticks, ms. */
+    /** Ms. */
     static final long TICK_MS = 500;
 
     @Inject
@@ -78,22 +65,21 @@ public class GateSync {
     @Resource
     ManagedThreadFactory threads;
 
-    /** How often the feed is pulled (default 2 s). */
     @Inject
     @ConfigProperty(name = "qaldy.gate.sync-interval", defaultValue = "PT2S")
     Duration interval;
 
-    /** Longest one pull round may take, all pages (default 2 s). */
+    /** All pages of one round. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.sync-timeout", defaultValue = "PT2S")
     Duration timeout;
 
-    /** Longest time without a sync the gate still counts as in touch; must exceed interval + timeout (default 10 s). */
+    /** Must exceed interval + timeout. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.sync-max-gap", defaultValue = "PT10S")
     Duration maxGap;
 
-    /** This gate's address as {@code qaldy.control.gate-urls} lists it. */
+    /** As {@code qaldy.control.gate-urls} lists it. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.url")
     Optional<String> selfUrl;
@@ -101,7 +87,7 @@ public class GateSync {
     private SyncState state;
     private volatile boolean running;
     private Thread thread;
-    /** The last change applied; null until the first pull answered. Only the sync thread touches it. */
+    /** Null until the first pull answered; sync thread only. */
     private Long cursor;
     private boolean reachable = true;
 
@@ -115,12 +101,10 @@ public class GateSync {
         state = new SyncState(System::nanoTime, maxGap);
     }
 
-    /** The rule's state, read by {@link AccessCheck} on every decision. */
     public SyncState state() {
         return state;
     }
 
-    /** Starts the sync thread when the application starts. */
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
         running = true;
         thread = threads.newThread(this::run);
@@ -162,7 +146,6 @@ public class GateSync {
         }
     }
 
-    /** One pull round: every change after the cursor, page by page, within the sync timeout. */
     void round() {
         long sent = state.now();
         long deadline = sent + timeout.toNanos();
@@ -195,7 +178,7 @@ public class GateSync {
         }
     }
 
-    /** Reads and applies one page after the cursor; true when there is more. */
+    /** True when there is more. */
     private boolean fetchPage(long deadlineNanos) throws IOException, InterruptedException {
         long left = deadlineNanos - state.now();
         if (left <= 0) {
@@ -221,17 +204,15 @@ public class GateSync {
         return page.more();
     }
 
-    /** One change of the feed. */
     record Change(long sequence, String app, long sharingVersion) {
     }
 
-    /** One page of the feed. */
     record Page(List<Change> changes, long next, boolean more, boolean gap) {
     }
 
     /**
-     * The page in {@code body}, checked: changes in rising order after {@code after}, valid app
-     * names, whole non-negative numbers, {@code next} not behind the last change.
+     * Checked: changes in rising order after {@code after}, valid app names, whole non-negative
+     * numbers, {@code next} not behind the last change.
      *
      * @throws IOException for anything else (nothing of the page is applied)
      */

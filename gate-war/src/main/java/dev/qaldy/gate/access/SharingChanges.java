@@ -7,11 +7,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Applies one sharing change, whether it came by the control plane's push
- * ({@link SharingVersionPush}) or by the gate's pull of the sharing-changes feed ({@link GateSync}):
- * the app's public-site copy first (a former site is not public a moment longer), then its
- * remembered access answers. A pulled change the gate already knows (its push came first) is not
- * applied again.
+ * Applies one sharing change, pushed ({@link SharingVersionPush}) or pulled ({@link GateSync}): the
+ * public-site copy first (a former site is not public a moment longer), then the access copies.
  */
 @ApplicationScoped
 public class SharingChanges {
@@ -25,26 +22,19 @@ public class SharingChanges {
     @Inject
     Logger log;
 
-    /**
-     * {@code app}'s sharing changed to {@code sharingVersion}: every copy of the app is dropped and
-     * answers of older versions are never used again.
-     */
+    /** Drops every copy of the app; answers of older versions are never used again. */
     public void apply(String app, long sharingVersion) {
         sites.sharingChanged(app, sharingVersion);
         access.sharingChanged(app, sharingVersion);
     }
 
-    /**
-     * A change pulled from the feed ({@link GateSync}): applied as a push unless already known at
-     * that version or newer (usually from the push itself), so copies the API gave after the change
-     * are kept.
-     */
+    /** Applied as a push unless already known at that version or newer, so copies given after the change stay. */
     public void applyPulled(String app, long sharingVersion) {
         sites.pulledChange(app, sharingVersion);
         access.pulledChange(app, sharingVersion);
     }
 
-    /** The gate missed changes it can no longer learn (a gap in the feed): every copy goes. */
+    /** After a gap in the feed: every copy goes. */
     public void forgetAll() {
         sites.forgetAll();
         access.forgetAll();

@@ -5,26 +5,18 @@ import java.util.Objects;
 import java.util.function.LongSupplier;
 
 /**
- * Whether this gate was in touch with the control plane's sharing changes, the rule that decides
- * if its remembered access answers may be trusted (issue 3: a revoked person is never let in from
- * a copy, even when the gate missed the revocation's push and the API died right after it).
- *
- * <p>All times are {@link System#nanoTime()} values (monotonic; injected for tests), never wall time.
+ * Whether this gate was in touch with the control plane's sharing changes, which decides if its
+ * remembered access answers may be trusted (issue 3: a revoked person is never let in from a copy,
+ * even when the gate missed the push and the API died right after). Times are monotonic ns.
  * <ul>
- * <li><b>Last sync</b>: when the last completed pull of the sharing-changes feed was sent (all its
- * changes applied). Every change committed before that moment is known to the gate. A push does
- * not count: it says nothing of the other changes committed meanwhile.
- * <li><b>Outage start</b>: the first control-plane failure (a pull, or an access question) after
- * the last sync or the API's last answer, kept until the control plane answers again.
- * <li><b>Stall</b>: the gate's own watchdog ticked with a gap of at least {@code maxGap} (SIGSTOP,
- * a long GC pause); it counts as out of touch until a pull sent after the stall was seen completes.
+ * <li><b>Last sync</b>: when the last completed pull of the feed was sent; a push does not count.
+ * <li><b>Outage start</b>: the first control-plane failure since the last answer.
+ * <li><b>Stall</b>: the watchdog ticked with a gap of at least {@code maxGap} (SIGSTOP, a long GC);
+ * out of touch until a pull sent after it completes.
  * </ul>
- * Fresh copies are used without asking only while the gate is in touch now (last sync younger than
- * {@code maxGap}, no stall). During a control-plane failure copies are trusted only when the gate
- * was in touch right up to the outage: outage start minus last sync under {@code maxGap}, no stall.
- * Otherwise everyone not answered by the API gets 503. The control plane waits up to the same bound
- * for a gate its push missed ({@code qaldy.control.gate-sync-max-gap}), so a gate that missed a
- * change and was not told within it fails this rule.
+ * Copies are used without asking only while in touch now; during a failure only when the last sync
+ * was within {@code maxGap} of the outage start, with no stall; otherwise 503. The control plane
+ * waits the same bound for a gate its push missed ({@code qaldy.control.gate-sync-max-gap}).
  */
 public final class SyncState {
 
@@ -41,10 +33,7 @@ public final class SyncState {
     private boolean syncWanted;
     private volatile Runnable wake = () -> { };
 
-    /**
-     * @param nanos  the monotonic clock, ns ({@code System::nanoTime} in the gate)
-     * @param maxGap {@code qaldy.gate.sync-max-gap}: longest time without a sync the gate still counts as in touch (default 10 s)
-     */
+    /** @param maxGap {@code qaldy.gate.sync-max-gap} (default 10 s) */
     public SyncState(LongSupplier nanos, Duration maxGap) {
         this.nanos = Objects.requireNonNull(nanos, "nanos");
         if (maxGap == null || maxGap.isNegative() || maxGap.isZero()) {
@@ -54,15 +43,11 @@ public final class SyncState {
         this.lastTick = nanos.getAsLong();
     }
 
-    /** The monotonic clock now, ns. */
     public long now() {
         return nanos.getAsLong();
     }
 
-    /**
-     * A pull sent at {@code sentAtNanos} completed and its changes are applied: the gate knows every
-     * change committed before then, and the control plane answered (the outage, if any, is over).
-     */
+    /** A pull sent at {@code sentAtNanos} completed and was applied; the outage, if any, is over. */
     public synchronized void pulled(long sentAtNanos) {
         if (lastSync == NEVER || sentAtNanos - lastSync > 0) {
             lastSync = sentAtNanos;
@@ -74,11 +59,7 @@ public final class SyncState {
         lostTouchLogged = false;
     }
 
-    /**
-     * The control plane answered an access question: an outage, if any, is over (the last sync is
-     * unchanged). After a failure this asks the sync thread to pull at once ({@link #onSyncWanted}),
-     * so a gate is in touch again within moments of the API's return, not an interval later.
-     */
+    /** After a failure, asks the sync thread to pull at once, so the gate is in touch again within moments. */
     public void answered() {
         boolean wasFailing;
         synchronized (this) {
@@ -92,10 +73,7 @@ public final class SyncState {
         }
     }
 
-    /**
-     * Asks the sync thread to pull at once, whatever the outage's state (the gate's view of the
-     * control plane turned up: its background probe found the API back, and nobody asked yet).
-     */
+    /** Asks the sync thread to pull at once (the control plane's view turned up). */
     public void syncNow() {
         synchronized (this) {
             syncWanted = true;
@@ -103,31 +81,25 @@ public final class SyncState {
         wake.run();
     }
 
-    /** Runs {@code wake} (the sync thread's unpark) whenever a pull is wanted at once. */
     public void onSyncWanted(Runnable wake) {
         this.wake = Objects.requireNonNull(wake, "wake");
     }
 
-    /** True once after the API answered following a failure: the sync thread pulls now. */
+    /** True once after a wanted pull was asked for. */
     public synchronized boolean takeSyncWanted() {
         boolean wanted = syncWanted;
         syncWanted = false;
         return wanted;
     }
 
-    /** A control-plane failure (pull or access question); the first one after an answer starts the outage. */
+    /** The first failure after an answer starts the outage. */
     public synchronized void failed() {
         if (outageStart == NEVER) {
             outageStart = now();
         }
     }
 
-    /**
-     * The watchdog's tick: a gap of at least the max gap since the previous tick means this process
-     * stalled; it then counts as out of touch until a pull sent from now on completes.
-     *
-     * @return true when this tick found a stall
-     */
+    /** @return true when the gap since the previous tick was at least the max gap: a stall */
     public synchronized boolean tick() {
         long now = now();
         boolean stalled = now - lastTick >= maxGapNanos;
@@ -138,25 +110,19 @@ public final class SyncState {
         return stalled;
     }
 
-    /** True when fresh copies may be used without asking: synced within the max gap, no stall. */
     public synchronized boolean inTouchNow() {
         long now = now();
         return !stalled(now) && lastSync != NEVER && now - lastSync < maxGapNanos;
     }
 
-    /**
-     * True when remembered answers may stand in for a failing control plane: the gate synced
-     * within the max gap before the outage began, and did not stall since.
-     */
+    /** Remembered answers may stand in: synced within the max gap before the outage began, no stall since. */
     public synchronized boolean trustsCopies() {
         long now = now();
         long until = outageStart == NEVER ? now : outageStart;
         return !stalled(now) && lastSync != NEVER && until - lastSync < maxGapNanos;
     }
 
-    /**
-     * True once per outage (or stall) that is not trusted: the caller logs why copies are not used.
-     */
+    /** True once per untrusted outage or stall, for one log line. */
     public synchronized boolean firstDistrust() {
         if (lostTouchLogged) {
             return false;
@@ -165,7 +131,7 @@ public final class SyncState {
         return true;
     }
 
-    /** Why copies are not trusted now, for the log; empty reasons when they are. */
+    /** Why copies are not trusted, for the log; meaningful only while {@link #trustsCopies()} is false. */
     public synchronized String why() {
         long now = now();
         if (stalled(now)) {

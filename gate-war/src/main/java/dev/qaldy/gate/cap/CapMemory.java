@@ -25,18 +25,12 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The gate's memory of the spending cap: the last verified cap state of every account and the
- * requests counted here since (a {@link CapKeeper} over {@code qaldy.gate.cap-dir}), kept in sync
- * with the control plane in the background (a {@link CapSync}): usage reported every
- * {@code qaldy.cap.report-interval}, changed states fetched every {@code qaldy.cap.refresh},
- * counts written to disk every {@code qaldy.cap.flush-interval} and when the gate stops. Its calls
- * tell the gate's view of the control plane ({@link ControlPlaneHealth}) how they ended, and none is
- * made while that view says failing.
+ * The gate's {@link CapKeeper} (over {@code qaldy.gate.cap-dir}) and its {@link CapSync} with the
+ * control plane in the background, per {@code qaldy.cap.*}.
  */
 @ApplicationScoped
 public class CapMemory {
 
-    /** Most accounts the gate holds. */
     static final int MAX_ACCOUNTS = 1_000_000;
 
     @Inject
@@ -93,7 +87,6 @@ public class CapMemory {
     private volatile CapSync sync;
     private ScheduledFuture<?> ticking;
 
-    /** Reads what the gate kept on disk and starts the background sync when the application starts. */
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
         ready();
         long tick = Math.max(100, List.of(refresh, reportInterval, flushInterval).stream()
@@ -115,7 +108,7 @@ public class CapMemory {
         }
     }
 
-    /** The keeper and its sync, once the cell's public key is loaded; empty before. */
+    /** Empty until the cell's public key is loaded. */
     synchronized Optional<CapSync> ready() {
         if (sync != null) {
             return Optional.of(sync);
@@ -133,7 +126,6 @@ public class CapMemory {
         return Optional.of(sync);
     }
 
-    /** The keeper, once ready. */
     Optional<CapKeeper> keeper() {
         return ready().map(s -> keeper);
     }

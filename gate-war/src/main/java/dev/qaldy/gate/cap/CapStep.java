@@ -15,18 +15,16 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The spending-cap step of the hot path, after access and before forward (seed: "over the cap the
- * app is asleep", with or without the API): the account's last verified cap state plus the
- * requests counted here since decide. Under the cap the request is counted and goes on; at the
- * cap the app is asleep (503, problem type {@code urn:qaldy:problem:asleep}, Retry-After until
- * the next period); an account whose state this gate never received is fetched once, bounded,
- * and while that fails the request gets the outage page (503): the gate cannot know the cap.
- * {@code X-Qaldy-Cap} tells which ({@code awake}, {@code asleep}, {@code unknown}).
+ * The cap step, after access (seed: "over the cap the app is asleep", with or without the API):
+ * {@link CapKeeper} decides from the last verified state plus the requests counted here. Asleep is
+ * a 503 {@code asleep} problem with Retry-After until the next period; an account with no state is
+ * fetched once, bounded, else the outage 503. {@value #HEADER}: {@code awake}, {@code asleep} or
+ * {@code unknown}.
  */
 @ApplicationScoped
 public class CapStep {
 
-    /** The response header that tells the cap's verdict (read by the end-to-end tests). */
+    /** Read by the end-to-end tests. */
     public static final String HEADER = "X-Qaldy-Cap";
 
     @Inject
@@ -35,10 +33,7 @@ public class CapStep {
     @Inject
     Logger log;
 
-    /**
-     * Decides for one request to {@code app}, owned by {@code accountId}: true when it may be
-     * forwarded (and was counted); otherwise the page is sent.
-     */
+    /** True when it may be forwarded (and was counted); otherwise the page is sent. */
     public boolean admit(String app, long accountId, HttpServletRequest req, HttpServletResponse res) throws IOException {
         Verdict verdict;
         try {
@@ -63,10 +58,7 @@ public class CapStep {
         return false;
     }
 
-    /**
-     * The verdict for one request of {@code app}, counted when awake; the account's state is
-     * fetched first when this gate never received it.
-     */
+    /** Counted when awake; an unknown account's state is fetched first. */
     Verdict admit(long accountId, String app) {
         Optional<CapKeeper> keeper = memory.keeper();
         if (keeper.isEmpty() || accountId <= 0) {

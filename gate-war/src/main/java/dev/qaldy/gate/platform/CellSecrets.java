@@ -21,17 +21,14 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * What the gate holds of the cell's keys: the cell's public key (verifies session tokens) and its
- * service credentials, one per direction (issue 16): it sends {@code gate-to-control} and
- * {@code gate-to-runtime}, and accepts {@code control-to-gate} (the control plane's pushes) and
- * {@code metrics-to-gate} ({@code /metrics}). With the gate-to-control credential it also makes the
- * {@link DataGrants data grants} it passes to the runtime host. Read at start; while any is
- * missing the gate is not ready, and it tries again at most every {@link #RETRY} when asked.
+ * The gate's keys: the cell's public keys (session tokens) and one service credential per
+ * direction (issue 16): it sends gate-to-control and gate-to-runtime, and accepts control-to-gate
+ * and metrics-to-gate. The gate-to-control credential also keys its {@link DataGrants}. While any is
+ * missing the gate is not ready; it reads again at most every {@link #RETRY} when asked.
  */
 @ApplicationScoped
 public class CellSecrets {
 
-    /** How long to wait between two attempts to read missing files. */
     static final Duration RETRY = Duration.ofSeconds(5);
     static final Set<ServiceDirection> HELD = EnumSet.of(ServiceDirection.GATE_TO_CONTROL, ServiceDirection.GATE_TO_RUNTIME,
             ServiceDirection.CONTROL_TO_GATE, ServiceDirection.METRICS_TO_GATE);
@@ -61,7 +58,7 @@ public class CellSecrets {
         reload();
     }
 
-    /** The cell's published keys (several while its key is rotated), or empty while they cannot be read. */
+    /** Empty while they cannot be read. */
     public Optional<CellPublicKeys> publicKeys() {
         if (publicKeys == null) {
             retry();
@@ -69,29 +66,17 @@ public class CellSecrets {
         return Optional.ofNullable(publicKeys);
     }
 
-    /**
-     * The secret to send to the control plane.
-     *
-     * @throws IllegalStateException while its file cannot be read (callers fail closed)
-     */
+    /** @throws IllegalStateException while its file cannot be read (callers fail closed) */
     public String toControl() {
         return secret(ServiceDirection.GATE_TO_CONTROL);
     }
 
-    /**
-     * The secret to send to the runtime host.
-     *
-     * @throws IllegalStateException while its file cannot be read (callers fail closed)
-     */
+    /** @throws IllegalStateException while its file cannot be read (callers fail closed) */
     public String toRuntime() {
         return secret(ServiceDirection.GATE_TO_RUNTIME);
     }
 
-    /**
-     * The data grant for {@code app} to pass to the runtime host with a request for it.
-     *
-     * @throws IllegalStateException while the gate-to-control credential cannot be read
-     */
+    /** @throws IllegalStateException while the gate-to-control credential cannot be read */
     public String dataGrant(String app) {
         DataGrants current = grants;
         if (current == null) {
@@ -105,9 +90,7 @@ public class CellSecrets {
     }
 
     /**
-     * How {@code presented} fares at an endpoint that accepts {@code accepted} (constant time; an
-     * unknown or missing credential is {@code UNKNOWN}, one of the gate's own for another direction
-     * {@code WRONG_DIRECTION}).
+     * Constant time; see {@link ServiceKeyring.Verdict}.
      *
      * @throws IllegalStateException while an accepted credential cannot be read (callers fail closed)
      */
@@ -116,7 +99,7 @@ public class CellSecrets {
         return keyring.check(presented, Set.of(accepted));
     }
 
-    /** The direction {@code presented} was made for, among the gate's own, for log lines. */
+    /** For log lines. */
     public Optional<ServiceDirection> identify(String presented) {
         return keyring.identify(presented);
     }
@@ -128,7 +111,6 @@ public class CellSecrets {
         return keyring.secret(direction);
     }
 
-    /** True when the public key and every service credential are loaded. */
     public boolean loaded() {
         if (publicKeys == null || !keyring.complete()) {
             retry();
@@ -136,7 +118,7 @@ public class CellSecrets {
         return publicKeys != null && keyring.complete();
     }
 
-    /** What is missing, for the readiness check; empty when everything is loaded. */
+    /** For the readiness check; empty when everything is loaded. */
     public String missing() {
         StringBuilder missing = new StringBuilder();
         if (publicKeys == null) {

@@ -9,24 +9,18 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.rest.client.RestClientBuilder;
 
 /**
- * Builds MicroProfile REST clients for the control plane's internal API at
- * {@code qaldy.control.url}, so one {@code -Dqaldy.control.url} points every client elsewhere.
- * Non-2xx answers come back as responses, never as exceptions: the callers tell a 4xx answer
- * from a 5xx failure themselves.
+ * MicroProfile REST clients for the control plane's internal API at {@code qaldy.control.url}.
+ * Non-2xx answers come back as responses: callers tell a 4xx from a 5xx themselves.
  */
 @ApplicationScoped
 public class ControlPlane {
 
-    /** The service token header of every internal call (docs/cell-contract.md). */
+    /** docs/cell-contract.md. */
     public static final String SERVICE_TOKEN_HEADER = "X-Qaldy-Service-Token";
 
     /**
-     * Makes sure {@code response} is the control plane's API speaking: a 2xx or 3xx, or a 4xx
-     * carrying its problem JSON. A 4xx without it is not the API's answer but its server's, e.g.
-     * the server's own 404 page while the control plane's application is not deployed (a start
-     * with the database down): that is a control-plane failure like a 5xx, never "no such app".
+     * The rule is {@link ProblemJson#fromTheApi}.
      *
-     * @param call names the call, for the exception's message
      * @throws ControlPlaneUnavailable for a 5xx, or a 4xx that is not the API's problem JSON
      */
     public static void requireApiAnswer(Response response, String call) throws ControlPlaneUnavailable {
@@ -41,15 +35,11 @@ public class ControlPlane {
         }
     }
 
-    /**
-     * True when an answer below 500 is the API speaking: a 2xx or 3xx, or a 4xx with its problem
-     * JSON (not the server's own page while the application is not deployed).
-     */
+    /** As {@link ProblemJson#fromTheApi}, and false for a 5xx. */
     public static boolean isApiAnswer(int status, String contentType) {
         return status < 400 || (status < 500 && isProblemJson(contentType));
     }
 
-    /** True when {@code contentType} (a header value, or null) is the API's problem JSON. */
     public static boolean isProblemJson(String contentType) {
         return contentType != null && contentType.trim().toLowerCase(java.util.Locale.ROOT).startsWith("application/problem+json");
     }
@@ -57,10 +47,7 @@ public class ControlPlane {
     @Inject
     GateConfig config;
 
-    /**
-     * A client for {@code api} whose connect and read timeouts are both {@code timeoutMillis}, so
-     * a control plane that accepts connections and never answers cannot hold a thread longer.
-     */
+    /** Connect and read timeouts are both {@code timeoutMillis}, so a silent control plane cannot hold a thread longer. */
     public <T> T client(Class<T> api, long timeoutMillis) {
         return RestClientBuilder.newBuilder()
                 .baseUri(config.controlUrl())

@@ -8,10 +8,7 @@ import java.util.Locale;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/**
- * The cell-wide addresses the gate routes by (docs/cell-contract.md), read once and checked at
- * start. Component-specific settings (timeouts, limits) are injected where they are used.
- */
+/** The cell-wide addresses the gate routes by (docs/cell-contract.md), checked at start. */
 @ApplicationScoped
 public class GateConfig {
 
@@ -31,7 +28,7 @@ public class GateConfig {
     @ConfigProperty(name = "qaldy.runtime.url", defaultValue = "http://127.0.0.1:8082")
     String runtimeUrl;
 
-    /** The internal listener's port (issue 16): the control plane's calls to this gate are served there only. */
+    /** Issue 16: the control plane's calls to this gate are served there only. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.internal-port", defaultValue = "8083")
     String internalPortValue;
@@ -56,45 +53,41 @@ public class GateConfig {
                 new Object[] {publicOrigin, baseDomain(), control, runtime, internalPort});
     }
 
-    /** The public origin, e.g. {@code http://localhost:8080} (no trailing slash). */
+    /** No trailing slash. */
     public String publicUrl() {
         return publicOrigin.toString();
     }
 
-    /** The public origin's host name, lower case: the Host that gets the console and the API. */
+    /** Lower case: the Host that gets the console and the API. */
     public String publicHost() {
         return publicOrigin.getHost().toLowerCase(Locale.ROOT);
     }
 
-    /** Apps live at {@code <app>.<base domain>}; lower case. */
+    /** Lower case. */
     public String baseDomain() {
         return baseDomain.trim().toLowerCase(Locale.ROOT);
     }
 
-    /** True when the public origin is HTTPS, so the session cookie gets {@code Secure}. */
     public boolean secure() {
         return "https".equals(publicOrigin.getScheme());
     }
 
-    /** The control plane's base URL (no trailing slash). */
+    /** No trailing slash. */
     public URI controlUrl() {
         return control;
     }
 
-    /** The runtime host's base URL (no trailing slash). */
+    /** No trailing slash. */
     public URI runtimeUrl() {
         return runtime;
     }
 
-    /**
-     * The port of the internal listener (bound to the cell's internal address by {@code bin/qaldy}):
-     * a request whose local port is this one came in there.
-     */
+    /** A request whose local port is this one came in on the internal listener. */
     public int internalPort() {
         return internalPort;
     }
 
-    /** Parses a TCP port, 1–65535; anything else stops the gate at start. */
+    /** 1–65535; anything else stops the gate at start. */
     static int port(String property, String value) {
         try {
             int port = Integer.parseInt(value == null ? "" : value.trim());
@@ -107,7 +100,7 @@ public class GateConfig {
         throw new IllegalStateException(property + " must be a TCP port, 1 to 65535: " + value);
     }
 
-    /** Parses an http(s) origin, dropping a trailing slash; a bad value stops the gate at start. */
+    /** An http(s) origin without trailing slash; a bad value stops the gate at start. */
     static URI origin(String property, String value) {
         URI uri;
         try {

@@ -14,25 +14,22 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The common part of the gate's internal endpoints that the control plane calls by address, on
- * the gate's internal listener only, any Host ({@code /.qaldy/internal/…};
- * {@link dev.qaldy.gate.routing.ListenerRoute}): POST only, the control-to-gate credential in
- * {@code X-Qaldy-Service-Token} required, a small JSON object as the body.
+ * What the gate's internal endpoints share ({@code /.qaldy/internal/…}, internal listener only,
+ * {@link dev.qaldy.gate.routing.ListenerRoute}): POST, the control-to-gate credential, a small JSON body.
  */
 public final class InternalCall {
 
-    /** The largest body read; a push is a few dozen bytes. */
+    /** A push is a few dozen bytes. */
     public static final int MAX_BODY_BYTES = 4096;
 
     private InternalCall() {
     }
 
     /**
-     * True when {@code req} is a POST with the control-to-gate credential; otherwise the refusal is
-     * sent (405 with {@code Allow: POST}, 401 without it, 403 with another of the cell's, 503 while the
-     * gate cannot read its own).
+     * Otherwise sends the refusal: 405 with {@code Allow: POST}, 401 without the credential, 403 with
+     * another of the cell's, 503 while the gate cannot read its own.
      *
-     * @param what what the call is, for the log (e.g. "a sharing push")
+     * @param what for the log (e.g. "a sharing push")
      */
     public static boolean admit(HttpServletRequest req, HttpServletResponse res, CellSecrets secrets, RefusalLog refusals,
             Logger log, String what) throws IOException {
@@ -52,13 +49,7 @@ public final class InternalCall {
         return refuse(verdict, req, res, secrets, refusals, what);
     }
 
-    /**
-     * Sends the refusal of a service call that {@code verdict} does not accept (401 for an unknown
-     * credential; 403 for one of the cell's made for another direction, naming it in the log), logged
-     * per address and minute ({@link RefusalLog}).
-     *
-     * @return whether the call is admitted
-     */
+    /** 401 for an unknown credential, 403 for another direction's; logged per address and minute ({@link RefusalLog}). */
     public static boolean refuse(ServiceKeyring.Verdict verdict, HttpServletRequest req, HttpServletResponse res,
             CellSecrets secrets, RefusalLog refusals, String what) throws IOException {
         switch (verdict) {
@@ -78,7 +69,7 @@ public final class InternalCall {
         return false;
     }
 
-    /** The JSON object in {@code body}, or null when it is longer than {@link #MAX_BODY_BYTES} or not a JSON object. */
+    /** Null when over {@link #MAX_BODY_BYTES} or not a JSON object. */
     public static JsonObject readObject(InputStream body) throws IOException {
         byte[] bytes = body.readNBytes(MAX_BODY_BYTES + 1);
         if (bytes.length > MAX_BODY_BYTES) {
@@ -91,7 +82,7 @@ public final class InternalCall {
         }
     }
 
-    /** Answers 204, not stored by anyone. */
+    /** 204, {@code no-store}. */
     public static void done(HttpServletResponse res) {
         Pages.securityHeaders(res);
         res.setHeader("Cache-Control", "no-store");

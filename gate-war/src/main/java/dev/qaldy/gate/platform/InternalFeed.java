@@ -12,17 +12,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * Reads a page of one of the control plane's internal feeds ({@code GET /api/v1/internal/…}: the
- * sharing changes, the owners' shield settings, the signed-out sessions) with the service token:
- * one HTTP/1.1 client for all of them, redirects never followed, a connect timeout of 2 s. Each
- * page tells the gate's view of the control plane ({@link ControlPlaneHealth}) how it ended, and
- * none is asked while that view says failing (the feeds' own retries run on; a request that waits on
- * the sign-outs' load is answered at once).
+ * Reads a page of one of the control plane's internal feeds (sharing changes, shield settings,
+ * sign-outs) with the service token, on one HTTP/1.1 client. Each page tells
+ * {@link ControlPlaneHealth} how it ended; none is asked while it says failing.
  */
 @ApplicationScoped
 public class InternalFeed {
 
-    /** Longest wait for a connection to the control plane, for every feed. */
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     @Inject
@@ -38,15 +34,12 @@ public class InternalFeed {
             .connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
 
     /**
-     * The body of a 200 answer to {@code pathAndQuery}.
+     * The body of a 200 answer.
      *
-     * @param pathAndQuery e.g. {@code /api/v1/internal/sharing-changes?limit=500}
-     * @param timeout      the whole request's bound
-     * @param maxBytes     the largest body taken
-     * @param feed         names the feed in the exception's message
-     * @throws IOException for any other status (a 404 while the API is not deployed, a 5xx with its
-     *                     database down, a 401 for a wrong service token), a body over {@code maxBytes},
-     *                     a connect error or a timeout, and at once while the control plane is failing
+     * @param timeout the whole request's bound
+     * @param feed    names the feed in the exception's message
+     * @throws IOException for any other status, a body over {@code maxBytes}, a connect error or a
+     *                     timeout, and at once while the control plane is failing
      */
     public byte[] page(String pathAndQuery, Duration timeout, int maxBytes, String feed) throws IOException, InterruptedException {
         UpstreamHealth health = controlPlane.view();

@@ -4,27 +4,21 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 
 /**
- * A Grizzly {@code HttpServerProbe} (installed by {@link PayaraHostGuard}) that runs for each request
- * before Payara's container reads the Host and the path: a Host whose port Grizzly cannot read
- * becomes {@value #REPLACEMENT}, a path the server cannot decode {@value #MALFORMED_PATH}, so the
- * gate's router answers both with its own 400 page instead of Payara's empty answer. Other events
- * are ignored. Asked for every request: plain loops, no regular expression or split per request.
+ * The Grizzly {@code HttpServerProbe} {@link PayaraHostGuard} installs: before Payara reads them, a
+ * Host whose port Grizzly cannot read becomes {@value #REPLACEMENT} and an undecodable path
+ * {@value #MALFORMED_PATH}, so the gate answers both with its own 400. Runs per request: plain loops,
+ * no regular expressions.
  */
 public final class MalformedRequests implements InvocationHandler {
 
-    /** What a malformed Host header becomes: {@code .invalid} can never be a cell's domain (RFC 2606). */
+    /** {@code .invalid} can never be a cell's domain (RFC 2606). */
     public static final String REPLACEMENT = "malformed-host.invalid";
 
-    /** What a request path the server cannot decode becomes; the gate answers it with 400. */
     public static final String MALFORMED_PATH = "/.qaldy/malformed-path";
 
-    /** A Host value's port, if any, that Grizzly reads without failing and the gate would accept: 1–5 digits. */
     private static final int MAX_PORT_DIGITS = 5;
 
-    /**
-     * True when Grizzly can read the Host value's port and the gate could accept it: no ':' outside
-     * brackets, or 1–5 digits after the first one. A missing value is left to the server.
-     */
+    /** No ':' outside brackets, or 1–5 digits after it; a missing value is left to the server. */
     public static boolean wellFormed(String host) {
         if (host == null) {
             return true;
@@ -42,9 +36,8 @@ public final class MalformedRequests implements InvocationHandler {
     }
 
     /**
-     * True when the server can decode the raw request path (no query): every '%' starts a two-hex-digit
-     * escape, none is {@code %00}, and no segment is {@code .} or {@code ..} (browsers resolve those
-     * before sending). A missing path is left to the server.
+     * Every '%' starts a two-hex-digit escape other than {@code %00}, and no segment is {@code .} or
+     * {@code ..}; a missing path is left to the server.
      */
     public static boolean decodable(String rawPath) {
         if (rawPath == null) {
@@ -71,7 +64,6 @@ public final class MalformedRequests implements InvocationHandler {
         return true;
     }
 
-    /** True when {@code s} from {@code from} to its end is 1 to {@code max} ASCII digits. */
     private static boolean digits(String s, int from, int max) {
         int length = s.length() - from;
         if (length < 1 || length > max) {
@@ -106,7 +98,7 @@ public final class MalformedRequests implements InvocationHandler {
         return null;
     }
 
-    /** Methods looked up once, for the one request class the listener uses. */
+    /** Looked up once, for the one request class the listener uses. */
     private volatile Method getRequest;
     private volatile Method getHeaders;
     private volatile Method values;
@@ -116,7 +108,6 @@ public final class MalformedRequests implements InvocationHandler {
     private volatile Method getRequestURI;
     private volatile Method setRequestURI;
 
-    /** {@code request} is Grizzly's {@code http.server.Request}. */
     private void guard(Object request) throws ReflectiveOperationException {
         guardHost(request);
         Object packet = getRequest.invoke(request);

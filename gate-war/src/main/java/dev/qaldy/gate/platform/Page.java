@@ -3,27 +3,19 @@ package dev.qaldy.gate.platform;
 import java.util.Objects;
 
 /**
- * One of the gate's own answers: an HTTP status, a stable problem type, a clear title, a sentence or
- * two that end with what to do next, and optionally one link (home, or the way back in). One voice
- * for every page: plain words a visitor of an app uses, never a name of the cell's inner parts. {@link Pages} renders it as HTML for browsers and as
- * {@code application/problem+json} for everyone else.
+ * One of the gate's own answers: status, stable problem type, title, a sentence or two ending with
+ * what to do next, and an optional link. In a visitor's words, never naming the cell's inner parts;
+ * {@link Pages} renders it as HTML or {@code application/problem+json}.
  *
- * @param status   HTTP status
  * @param type     stable problem type slug, e.g. {@code forbidden}
- * @param title    what happened, short
- * @param sentence what it means and what to do next, in one or two calm sentences
- * @param linkHref optional link (null for none)
- * @param linkText the link's text (null for none)
+ * @param linkHref null for none
  */
 public record Page(int status, String type, String title, String sentence, String linkHref, String linkText) {
 
-    /** Seconds a client should wait before trying again after a 503 (the {@code Retry-After} value). */
+    /** The {@code Retry-After} of a 503, seconds. */
     public static final int RETRY_AFTER_SECONDS = 30;
 
-    /**
-     * What a visitor reads while the gate cannot let new people in (issue 20): the same words on the
-     * gate's page, in its problem JSON and on the console's sign-in.
-     */
+    /** Issue 20: the same words on the gate's page, its problem JSON and the console's sign-in. */
     public static final String SIGN_IN_PAUSED = "Signing in is paused for a moment. If you already use this app, it keeps working.";
 
     public Page {
@@ -32,7 +24,6 @@ public record Page(int status, String type, String title, String sentence, Strin
         Objects.requireNonNull(sentence, "sentence");
     }
 
-    /** The same page with a link under the sentence. */
     public Page withLink(String href, String text) {
         return new Page(status, type, title, sentence, href, text);
     }
@@ -57,19 +48,17 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "This app needs a valid Qaldy session: a session cookie or an Authorization: Bearer token.", null, null);
     }
 
-    /** A service endpoint called without the cell's service token. */
     public static Page serviceUnauthorized() {
         return new Page(401, "unauthorized", "Service token required",
                 "This endpoint is for the cell's own services and needs the X-Qaldy-Service-Token header.", null, null);
     }
 
-    /** A service call with one of the cell's credentials made for another direction (issue 16). */
+    /** A credential of the cell made for another direction (issue 16). */
     public static Page serviceForbidden() {
         return new Page(403, "forbidden", "Wrong credential",
                 "This endpoint is for the control plane; the credential sent was made for another of the cell's calls.", null, null);
     }
 
-    /** A service call whose body the gate cannot read. */
     public static Page badRequest(String sentence) {
         return new Page(400, "bad-request", "Bad request", sentence, null, null);
     }
@@ -79,14 +68,14 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "You're signed in as " + email + "; ask the app's owner to share it with you.", null, null);
     }
 
-    /** An app name nobody has taken, with a link to {@code home} (the console). */
+    /** {@code home}: the console. */
     public static Page unknownApp(String app, String home) {
         return new Page(404, "unknown-app", "No such app",
                 "There is no app called " + app + " here. Check the address, or find your apps on the Qaldy home page.",
                 home, "Go to Qaldy's home page");
     }
 
-    /** Nothing at this path of the gate's own, with a link to {@code home} (the origin's root). */
+    /** {@code home}: the origin's root. */
     public static Page noRoute(String home) {
         return new Page(404, "no-such-route", "Page not found",
                 "There is nothing at this address. Check the link, or start again from the home page.", home, "Go to the home page");
@@ -102,19 +91,17 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "Apps accept request bodies of up to " + maxBytes + " bytes.", null, null);
     }
 
-    /** A method the shield does not let through. */
     public static Page methodNotAllowedByShield() {
         return new Page(405, "method-not-allowed", "Method not allowed",
                 "The gate's shield doesn't pass on this HTTP method; the Allow header lists those it does.", null, null);
     }
 
-    /** A request target (path and query) longer than the shield's bound. */
+    /** Path and query longer than the shield's bound. */
     public static Page uriTooLong() {
         return new Page(414, "uri-too-long", "Address too long",
                 "This address is longer than the gate accepts; shorten the path or the query and try again.", null, null);
     }
 
-    /** More or larger headers than the shield's bounds. */
     public static Page headersTooLarge() {
         return new Page(431, "headers-too-large", "Request headers too large",
                 "This request carries more header data than Qaldy accepts. Clear this site's cookies in your browser,"
@@ -122,9 +109,9 @@ public record Page(int status, String type, String title, String sentence, Strin
     }
 
     /**
-     * Refused by the shield's bot rules or deny list ({@code app} null: the public API).
+     * {@code app} null: the public API.
      *
-     * @param why what the rule says, as the end of a sentence, e.g. "it has no User-Agent header"
+     * @param why the end of a sentence, e.g. "it has no User-Agent header"
      */
     public static Page blockedByShield(String app, String why) {
         return new Page(403, "blocked-by-shield", app == null ? "Blocked by Qaldy's shield" : "Blocked by the app's shield",
@@ -132,7 +119,7 @@ public record Page(int status, String type, String title, String sentence, Strin
                         + (app == null ? "contact the cell's operators" : "ask the owner of " + app) + ".", null, null);
     }
 
-    /** Over a rate limit ({@code app} null: the public API). */
+    /** {@code app} null: the public API. */
     public static Page tooManyRequests(String app, long retryAfterSeconds) {
         return new Page(429, "rate-limited", "Too many requests",
                 "Requests to " + (app == null ? "Qaldy's API" : app) + " from your address are coming faster than "
@@ -140,7 +127,6 @@ public record Page(int status, String type, String title, String sentence, Strin
                         + " and try again.", null, null);
     }
 
-    /** The app served every request its plan allows today; it opens again at {@code opensAgain}. */
     public static Page dailyLimitReached(String app, String opensAgain) {
         return new Page(429, "daily-limit-reached", "This app reached its daily limit",
                 "The app " + app + " has served all the requests its plan allows for today; please come back from "
@@ -158,37 +144,26 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "The server that runs this app didn't answer. Please try again in a minute.", null, null);
     }
 
-    /**
-     * Seed: signing in and opening an app for the first time need the control plane; people who
-     * already opened the app keep their access. Told in a visitor's words ({@link #SIGN_IN_PAUSED}),
-     * with {@code Retry-After}.
-     */
+    /** Seed: signing in and a first visit need the control plane; people who already opened the app keep access. */
     public static Page unavailable() {
         return new Page(503, "temporarily-unavailable", "Temporarily unavailable", SIGN_IN_PAUSED, null, null);
     }
 
-    /**
-     * The app's account reached its spending cap (seed: "apps still go to sleep at the cap with no
-     * API at all"); its own problem type, never the outage page. It wakes when its owner raises
-     * the cap or at {@code wakesAt}, the start of the next period.
-     */
+    /** Seed: "apps still go to sleep at the cap with no API at all"; its own type, never the outage page. */
     public static Page asleep(String app, java.time.Instant wakesAt) {
         return new Page(503, "asleep", "This app is asleep",
                 "This app is asleep: its spending cap was reached, and " + app + " wakes when its owner raises the cap "
                         + "or when a new month starts (" + wakesAt + ").", null, null);
     }
 
-    /** The API through the gate while the control plane is down (the console and API clients read it). */
+    /** The API through the gate while the control plane is down. */
     public static Page apiUnavailable() {
         return new Page(503, "temporarily-unavailable", "Temporarily unavailable",
                 "Qaldy can't make changes right now; apps people already opened keep working. "
                         + "Please try again in a minute.", null, null);
     }
 
-    /**
-     * A request body that arrived slower than the gate's minimum rate (issue 16: a slow client holds
-     * a request thread): 408, as Apache's mod_reqtimeout answers.
-     */
+    /** A body slower than the gate's minimum rate (issue 16): 408, as Apache's mod_reqtimeout answers. */
     public static Page requestTimeout() {
         return new Page(408, "request-timeout", "The request arrived too slowly",
                 "Your request's body arrived too slowly, so the gate stopped waiting for it. Check your connection and try again.",
@@ -200,31 +175,26 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "The server behind the gate didn't answer in time; try again in a moment.", null, null);
     }
 
-    /** {@code /.qaldy/signout} with another method than POST (a link, a prefetch): nothing is signed out. */
+    /** Another method than POST (a link, a prefetch) signs nobody out. */
     public static Page signOutNeedsPost(String app) {
         return new Page(405, "method-not-allowed", "Sign out with the app's button",
                 "Signing out of " + app + " takes a POST from the app's own page (its sign-out button); opening "
                         + "this address signs nobody out.", null, null);
     }
 
-    /** A sign-out POST sent by another site's page: refused, nothing is signed out. */
     public static Page crossSiteSignOut(String app) {
         return new Page(403, "cross-site-request", "Sign-out refused",
                 "Only " + app + "'s own pages can sign you out of it; this request came from another site, and you are"
                         + " still signed in.", null, null);
     }
 
-    /**
-     * A change to the API with the console's session cookie that did not come from the console's own
-     * page (no {@code X-Qaldy-CSRF} header, or another origin; issue 20 item 4): refused, nothing changed.
-     */
+    /** A change with the console's cookie but no {@code X-Qaldy-CSRF} header or another origin (issue 20 item 4). */
     public static Page crossSiteChange() {
         return new Page(403, "cross-site-request", "Change refused",
                 "This change did not come from the Qaldy console's own page, so nothing was changed. Make it from the"
                         + " console, or from a script that sends an Authorization: Bearer token.", null, null);
     }
 
-    /** The console's sign-in got an answer the gate could not turn into the session cookie. */
     public static Page signInUnfinished() {
         return new Page(502, "sign-in-unfinished", "Signing in did not finish",
                 "Signing in did not finish, and you are not signed in. Please try again in a moment.", null, null);
@@ -235,10 +205,7 @@ public record Page(int status, String type, String title, String sentence, Strin
                 "You're signed out of " + app + " in this browser.", null, null);
     }
 
-    /**
-     * Signed out on an app's origin while the control plane could not be told: the cookie is
-     * cleared and this gate refuses the session; other gates may accept it until it expires.
-     */
+    /** The control plane could not be told: only this gate refuses the session until it expires. */
     public static Page signedOutHereOnly(String app) {
         return new Page(200, "signed-out", "Signed out in this browser",
                 "You're signed out of " + app + " in this browser. Ending the session everywhere else is paused for a"

@@ -22,44 +22,21 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Makes a malformed Host port reach the gate's own router on Payara Micro, which would otherwise
- * answer it with an empty 200 before any application code runs.
+ * Lets malformed requests reach the gate's own pages on Payara Micro, which otherwise answers them
+ * before any application code runs.
  *
- * <p>Why: Payara's web container asks Grizzly for the server name before it picks the application
- * ({@code CoyoteAdapter.postParseRequest}, or {@code ContainerMapper} with several applications).
- * Grizzly ({@code HttpCodecUtils.parseHost}) reads everything after the first ':' of the Host header
- * as a port and throws {@code IllegalStateException} at the first character that is not a hex digit
- * ({@code app.localhost:8080@evil}, {@code app.localhost:8080:1}); Payara logs it as SEVERE and sends
- * the response as it stands: 200, no body (500 with several applications). No setting of the
- * listener changes that, and no filter, valve or error page of the application is reached.
+ * <p>Why: Grizzly ({@code HttpCodecUtils.parseHost}) throws on a Host port that is not hex digits
+ * ({@code app.localhost:8080@evil}), and a path Payara cannot decode ({@code /%ZZ}, {@code %00},
+ * {@code /../}) logs a SEVERE trace; Payara then sends an empty 200 or 400. No listener setting,
+ * filter, valve or error page changes that.
  *
- * <p>What: at start this bean adds a Grizzly {@code HttpServerProbe} to every HTTP listener of the
- * server (found through Payara's service locator, by reflection: nothing here is compiled against
- * Payara, and on any other server, Open Liberty included, it finds nothing and does nothing). The
- * probe runs for each request before the container parses the Host; when any Host value is not
- * {@code name[:port]} with a port of 1–5 digits it replaces the header with {@value MalformedRequests#REPLACEMENT},
- * which is no host of this cell, so the gate's router refuses it with its 400 "unknown host" page
- * (never forwarded). The probe is removed when the application stops.
- *
- * <p>A listener created after the application started gets the probe too: {@code bin/qaldy} keeps
- * Payara's HTTP listener disabled until every application is deployed (so the port refuses
- * connections instead of answering 404 from the server's default web module), and enables it
- * after deployment. The bean registers with Payara's {@code GrizzlyService} as a mapper-update
- * listener, which Payara calls while it configures a new listener; Payara makes the listener
- * findable only once it has started, so the probe follows within about a millisecond of the start
- * (looked for every millisecond, {@link #WAIT_FOR_FILTERS} at most; the log says how long after).
- * A malformed request in that millisecond gets Payara's own empty answer, as before this guard.
- *
- * <p>The same holds for a request path Payara cannot decode: a bad percent-escape ({@code /%ZZ},
- * a trailing {@code %}) or an encoded NUL ({@code %00}) made it log a SEVERE stack trace (about
- * 3 KB, for anyone, unsigned) and answer an empty 200, and a dot segment ({@code /../}) an empty
- * 400. The probe replaces such a path with {@value MalformedRequests#MALFORMED_PATH}, which the gate answers with
- * its 400 "bad path" page.
- *
- * <p>Each HTTP codec filter gets a second probe, {@link OversizedHeaders}: a request whose headers
- * pass the listener's bound gets 431 rather than Grizzly's empty 400 (issue 20). {@link SlowClients}'
- * probes go on the same filters and on each listener's transport: a deadline for request heads and a
- * bound on connections per address (issue 16).
+ * <p>How: a Grizzly {@code HttpServerProbe} ({@link MalformedRequests}) on every HTTP listener,
+ * found by reflection (nothing else to do on another server), rewrites a bad Host to
+ * {@value MalformedRequests#REPLACEMENT} (the router's 400) and a bad path to
+ * {@value MalformedRequests#MALFORMED_PATH} (the "bad path" 400). The codec filters also get
+ * {@link OversizedHeaders} (431, issue 20) and {@link SlowClients}' probes (issue 16). Listeners
+ * enabled after deployment ({@code bin/qaldy} enables the port only then) get the probes within
+ * about a millisecond of starting, via Payara's mapper-update listener.
  */
 @ApplicationScoped
 public class PayaraHostGuard {
@@ -76,17 +53,15 @@ public class PayaraHostGuard {
     @Resource
     ManagedThreadFactory threads;
 
-    /** {monitoring config, probe array} of every filter the probe was added to; guarded by itself. */
+    /** {monitoring config, probe array} pairs; guarded by itself. */
     private final List<Object[]> installed = new ArrayList<>();
     private Payara payara;
     private Object mapperListener;
 
-    /** Payara's pieces this bean uses, looked up once by reflection. */
     private record Payara(Object locator, Object grizzly, Method getAllServices, Method lookup, Class<?> listenerType,
             Class<?> serverFilterType, Object probes, Class<?> codecFilterType, Object codecProbes, Object connectionProbes) {
     }
 
-    /** An array of {@code type} holding a proxy of it for each handler. */
     private static Object probes(Class<?> type, InvocationHandler... handlers) {
         Object probes = Array.newInstance(type, handlers.length);
         for (int i = 0; i < handlers.length; i++) {
@@ -95,7 +70,6 @@ public class PayaraHostGuard {
         return probes;
     }
 
-    /** Installs the probe when the application starts (no-op outside Payara). */
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
         ClassLoader server = PayaraHostGuard.class.getClassLoader();
         Class<?> probeType;
@@ -136,7 +110,6 @@ public class PayaraHostGuard {
         }
     }
 
-    /** Registers for Payara's announcement of each listener it configures from now on. */
     private void watchNewListeners(ClassLoader server, Class<?> grizzlyServiceType) throws ReflectiveOperationException {
         Class<?> mapperUpdateListener = Class.forName("com.sun.enterprise.v3.services.impl.MapperUpdateListener", false, server);
         Object listener = Proxy.newProxyInstance(mapperUpdateListener.getClassLoader(), new Class<?>[] {mapperUpdateListener},
@@ -157,14 +130,11 @@ public class PayaraHostGuard {
         mapperListener = listener;
     }
 
-    /**
-     * What one install found: probes added now, whether the listener's HTTP filters exist (then
-     * each has the probe), and whether its transport had started (it may have accepted connections).
-     */
+    /** {@code built}: the listener's HTTP filters exist; {@code accepting}: its transport had started. */
     private record Installed(int added, boolean built, boolean accepting, boolean listening) {
     }
 
-    /** Waits (at most {@link #WAIT_FOR_FILTERS}) for a newly configured listener's filters, then adds the probe. */
+    /** Waits (at most {@link #WAIT_FOR_FILTERS}, polling every ms) for a new listener's filters, then adds the probes. */
     private void installWhenBuilt(Object listener) {
         long announced = System.nanoTime();
         long deadline = announced + WAIT_FOR_FILTERS.toNanos();
@@ -191,7 +161,6 @@ public class PayaraHostGuard {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since) + " ms";
     }
 
-    /** Adds the probe to the HTTP filters of {@code listener} that do not have it yet. */
     private Installed install(Object listener) throws ReflectiveOperationException {
         Object proxy = payara.lookup().invoke(payara.grizzly(), listener);
         Object grizzlyListener = proxy == null ? null : proxy.getClass().getMethod("getUnderlyingListener").invoke(proxy);
@@ -231,7 +200,7 @@ public class PayaraHostGuard {
         return new Installed(added, true, accepting, listening);
     }
 
-    /** The transport's listening connections (Grizzly's {@code TCPNIOTransport.serverConnections}, which has no getter). */
+    /** Grizzly's {@code TCPNIOTransport.serverConnections}, which has no getter. */
     private static List<?> listeningConnections(Object transport) throws ReflectiveOperationException {
         for (Class<?> type = transport.getClass(); type != null; type = type.getSuperclass()) {
             try {
@@ -251,12 +220,11 @@ public class PayaraHostGuard {
         return List.of();
     }
 
-    /** Adds {@code probes} to each filter's monitoring config that does not have them yet; how many got them. */
     private int addProbes(List<?> filters, Class<?> filterType, Object probes) throws ReflectiveOperationException {
         return addProbes(filters, filterType, "getMonitoringConfig", probes);
     }
 
-    /** Adds {@code probes} to the monitoring config ({@code getter}) of each of {@code owners} that does not have them yet. */
+    /** Adds {@code probes} to each owner's monitoring config ({@code getter}) that lacks them; returns how many. */
     private int addProbes(List<?> owners, Class<?> ownerType, String getter, Object probes) throws ReflectiveOperationException {
         int added = 0;
         synchronized (installed) {

@@ -13,28 +13,16 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Gives the status line of the gate's answers the standard reason phrase on Payara Micro, which
- * wrote {@code HTTP/1.1 429 CUSTOM} for the shield's 429.
- *
- * <p>Why: the servlet API sets only the number ({@code setStatus(int)}; Servlet 6 removed
- * {@code setStatus(int, String)}). Payara passes it to Grizzly, whose {@code HttpResponsePacket}
- * looks the phrase up in {@code HttpStatus}'s table of RFC 2616 codes plus 308, 421 and 431; any
- * other code gets the phrase {@code CUSTOM}. {@code sendError(int, String)} would set a custom
- * phrase, but it hands the body to the container's error page and resets what the gate wrote, and
- * no listener setting of Payara changes the table. The phrase is cosmetic for HTTP clients (RFC 9112:
- * a client should ignore it; HTTP/2 has none), but people read it in {@code curl -v} and logs.
- *
- * <p>What: at start, for each code of {@link #PHRASES} that Grizzly's table does not know, this adds
- * the standard phrase to it (by reflection: nothing here is compiled against Grizzly; on any other
- * server, Open Liberty included, it finds nothing and does nothing; Liberty writes its own phrases).
- * Codes Grizzly knows (400–417, 500–505: 413 "Request Entity Too Large", 503 "Service
- * Unavailable") are left as they are. The table is the server's, so an upstream's 422 or 451 that
- * the gate passes on gets its phrase too.
+ * Gives the gate's status lines the standard reason phrase on Payara Micro, which wrote
+ * {@code HTTP/1.1 429 CUSTOM}: Grizzly's {@code HttpStatus} table knows only RFC 2616 codes plus 308,
+ * 421 and 431, and {@code sendError(int, String)} would replace the gate's body. At start the missing
+ * {@link #PHRASES} are added to that table by reflection (nothing to do on another server). Cosmetic
+ * for clients (RFC 9112), but people read it in {@code curl -v} and logs.
  */
 @ApplicationScoped
 public class ReasonPhrases {
 
-    /** Registered codes (IANA HTTP status code registry, RFC 9110 and RFC 6585) missing from Grizzly 4's table. */
+    /** Registered codes (IANA registry, RFC 9110, RFC 6585) missing from Grizzly 4's table. */
     static final Map<Integer, String> PHRASES = Map.ofEntries(
             Map.entry(422, "Unprocessable Content"),
             Map.entry(425, "Too Early"),
@@ -46,13 +34,11 @@ public class ReasonPhrases {
             Map.entry(508, "Loop Detected"),
             Map.entry(511, "Network Authentication Required"));
 
-    /** Grizzly's phrase for a code missing from its table. */
     static final String GRIZZLY_UNKNOWN = "CUSTOM";
 
     @Inject
     Logger log;
 
-    /** Adds the missing phrases when the application starts (no-op outside Payara/Grizzly). */
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
         Class<?> httpStatus;
         try {
@@ -69,12 +55,7 @@ public class ReasonPhrases {
         }
     }
 
-    /**
-     * Puts each missing phrase into {@code HttpStatus.statusMessages}, built with the public
-     * {@code HttpStatus.newHttpStatus(int, String)}; a code the table knows is left alone.
-     *
-     * @return the codes added
-     */
+    /** Puts each missing phrase into {@code HttpStatus.statusMessages}; returns the codes added. */
     @SuppressWarnings("unchecked")
     static List<Integer> register(Class<?> httpStatus) throws ReflectiveOperationException {
         Method lookup = httpStatus.getMethod("getHttpStatus", int.class);

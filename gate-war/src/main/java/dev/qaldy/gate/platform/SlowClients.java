@@ -23,30 +23,21 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Slow clients on Payara (issue 16): a deadline for each request head, and a bound on the
- * connections one address holds open. Grizzly's idle timer starts again with every byte, so a
- * client sending a header line every few seconds kept its connection for ever (1,000 such
- * connections stayed open for 60 s, none closed); as Apache's mod_reqtimeout ({@code header=20}),
- * a request head must be complete within {@code qaldy.gate.head-deadline-ms} of its first byte,
- * else the connection is closed. And one address may hold at most
- * {@code qaldy.gate.max-connections-per-address} connections (nginx's {@code limit_conn}); the
- * cell's trusted proxies ({@code qaldy.gate.trusted-proxies}) are not bounded, as every client
- * behind them shares their address. A slow request body is bounded by the gate's body pace
- * ({@code dev.qaldy.gate.proxy.BodyPace}), on every server.
- *
- * <p>Grizzly tells {@link PayaraHostGuard}'s probes, installed on each HTTP listener: bytes
- * received and the head parsed ({@code HttpProbe}), the request completed ({@code HttpServerProbe}),
- * a connection accepted and closed ({@code ConnectionProbe}). Connections are Grizzly's, handled by
- * reflection (nothing here is compiled against Payara). Open Liberty has no such hooks: there its
- * {@code httpOptions readTimeout} bounds each read only (see README, "Where the two servers differ").
+ * Slow clients on Payara (issue 16). Grizzly's idle timer restarts with every byte, so a header line
+ * every few seconds held a connection for ever (1,000 such stayed open); as Apache's mod_reqtimeout
+ * ({@code header=20}), a request head must be complete within {@code qaldy.gate.head-deadline-ms} of
+ * its first byte. One address may hold at most {@code qaldy.gate.max-connections-per-address}
+ * connections (nginx's {@code limit_conn}); trusted proxies are not bounded. Events come from the
+ * probes {@link PayaraHostGuard} installs; Open Liberty has no such hooks (README, "Where the two
+ * servers differ").
  */
 @ApplicationScoped
 public class SlowClients {
 
-    /** Marks a connection whose head is parsed: its request is being served, no head deadline runs. */
+    /** A connection whose head is parsed: no head deadline runs. */
     private static final long IN_REQUEST = Long.MIN_VALUE;
     private static final long SWEEP_MS = 500;
-    /** Stands for the address of a connection that is not bounded (a trusted proxy's, or none). */
+    /** A connection not bounded (a trusted proxy's, or none). */
     private static final InetAddress UNCOUNTED = uncounted();
 
     @Inject
@@ -67,9 +58,8 @@ public class SlowClients {
     @Resource
     ManagedScheduledExecutorService scheduler;
 
-    /** Each connection waiting for a request head: since when (System.nanoTime), or {@link #IN_REQUEST}. */
+    /** Since when (System.nanoTime) each connection waits for a head, or {@link #IN_REQUEST}. */
     private final Map<Object, Long> heads = new ConcurrentHashMap<>();
-    /** Open connections per client address, and the address each counted connection was counted under. */
     private final Map<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
     private final Map<Object, InetAddress> counted = new ConcurrentHashMap<>();
     private final AtomicLong refused = new AtomicLong();
@@ -90,14 +80,13 @@ public class SlowClients {
         }
     }
 
-    /** Starts closing connections past their head deadline; called once the probes are installed. */
+    /** Called once the probes are installed. */
     synchronized void watch() {
         if (sweeper == null && headDeadlineMillis > 0) {
             sweeper = scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
         }
     }
 
-    /** The handler for Grizzly's {@code HttpProbe} (the HTTP codec filter's events). */
     InvocationHandler codecEvents() {
         return (proxy, method, args) -> switch (method.getName()) {
             case "onDataReceivedEvent" -> {
@@ -112,7 +101,7 @@ public class SlowClients {
         };
     }
 
-    /** The handler for Grizzly's {@code HttpServerProbe}: a completed request starts the wait for the next head. */
+    /** A completed request starts the wait for the next head. */
     InvocationHandler serverEvents() {
         return (proxy, method, args) -> switch (method.getName()) {
             case "onRequestCompleteEvent" -> {
@@ -123,11 +112,7 @@ public class SlowClients {
         };
     }
 
-    /**
-     * The handler for Grizzly's {@code ConnectionProbe}: connections per address, and forgetting closed
-     * ones. Accepts are told to the listening connection's probes, closes to the accepted connection's
-     * (which it copies from its transport when it is made), so {@link PayaraHostGuard} adds it to both.
-     */
+    /** Accepts reach the listening connection's probes, closes the accepted one's, so {@link PayaraHostGuard} adds it to both. */
     InvocationHandler connectionEvents() {
         return (proxy, method, args) -> switch (method.getName()) {
             case "onAcceptEvent" -> {
@@ -169,7 +154,6 @@ public class SlowClients {
         }
     }
 
-    /** Closes every connection whose head began more than the deadline ago; says how many, once a sweep. */
     void sweep() {
         long now = System.nanoTime();
         long deadline = TimeUnit.MILLISECONDS.toNanos(headDeadlineMillis);

@@ -36,26 +36,17 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 
 /**
- * The two routes the gate forwards to the control plane on their own terms, through the gate's one
- * {@link Forwarder}, with a short bounded answer ({@code qaldy.gate.control-forward-timeout-ms}, 5 s;
- * connecting is bounded by {@code qaldy.gate.upstream-connect-timeout-ms}, 2 s):
+ * The two routes forwarded to the control plane on their own terms, through the {@link Forwarder},
+ * answered within {@code qaldy.gate.control-forward-timeout-ms}:
  * <ul>
- * <li>webhooks: {@code POST /hooks/<app>/<hook>} → {@code POST {control}/api/v1/hooks/<app>/<hook>},
- * body streamed and bounded by {@code qaldy.webhooks.max-body-bytes} (413), only the headers a
- * delivery needs;</li>
- * <li>an app's data: {@code /.qaldy/data/<collection>[/<id>]} on the app's origin →
- * {@code {control}/api/v1/internal/data/<app>/<collection>[/<id>]} with the service token and the
- * person the gate verified in {@code X-Qaldy-Person-Id}.</li>
+ * <li>webhooks: {@code POST /hooks/<app>/<hook>} → {@code {control}/api/v1/hooks/<app>/<hook>},
+ * body bounded by {@code qaldy.webhooks.max-body-bytes} (413), only {@link #HOOK_HEADERS};</li>
+ * <li>app data: {@code /.qaldy/data/<collection>[/<id>]} → {@code {control}/api/v1/internal/data/<app>/…}
+ * with the service token and {@code X-Qaldy-Person-Id}.</li>
  * </ul>
- * Seed: webhooks and the data API stop with the control plane. When it cannot be reached, does not
- * answer in time or answers 5xx, the caller gets 503 problem JSON with {@code Retry-After}: never
- * 200 for something not recorded, never a 502 with a stack, never a hang. These routes pass a
- * caller's own request on and have no copy to fall back on, so they are sent whatever the gate's view
- * of the control plane says ({@link ControlPlaneHealth}; the sender waits at most the timeout), and
- * they tell it: a call that got no answer turns it failing, an answer of the API turns it up at once;
- * an error a caller's request provokes says nothing of the control plane's health for everyone else.
- * At most {@link ControlRelays}' bound of them (and of the API's requests) wait on the control plane
- * at once; beyond it, 503 at once.
+ * Seed: webhooks and the data API stop with the control plane: unreachable, late or 5xx is a 503
+ * problem with {@code Retry-After}, never a false 200 or a hang. With no copy to fall back on they are
+ * sent whatever {@link ControlPlaneHealth} says, and tell it; beyond {@link ControlRelays}' bound, 503 at once.
  */
 @ApplicationScoped
 public class ControlForwarder {
@@ -63,12 +54,9 @@ public class ControlForwarder {
     static final Pattern HOOK_PATH = Pattern.compile("/hooks/(" + AppLabel.PATTERN.pattern() + ")/([a-z0-9-]{1,40})");
     static final Pattern DATA_PATH = Pattern.compile("/\\.qaldy/data/([a-z0-9-]{1,40})(/[0-9]{1,19})?");
     static final Pattern DATA_QUERY = Pattern.compile("(?:(?:limit|after)=[0-9]{1,19})(?:&(?:limit|after)=[0-9]{1,19})?");
-    /** Largest data request body passed on (the control plane keeps records to 16 KiB). */
+    /** The control plane keeps records to 16 KiB. */
     static final long MAX_DATA_BODY = 64 * 1024;
-    /**
-     * Request headers a webhook delivery keeps on its way to the control plane ({@code X-Qaldy-Signature}, the
-     * old scheme, only so the control plane can say it is no longer accepted).
-     */
+    /** {@code X-Qaldy-Signature}, the old scheme, only so the control plane can say it is no longer accepted. */
     static final List<String> HOOK_HEADERS = List.of("Content-Type", "Qaldy-Signature", "X-Qaldy-Signature", "Idempotency-Key",
             "X-Qaldy-Delivery", "User-Agent");
     @Inject
@@ -104,21 +92,18 @@ public class ControlForwarder {
         answering = Forwarder.answeringWithin(Duration.ofMillis(timeoutMillis));
     }
 
-    /** The answer while the control plane cannot take a webhook. */
     static Page hooksUnavailable() {
         return new Page(503, "control-plane-unreachable", "Control plane unreachable",
                 "The control plane is unreachable; retry later. Nothing was recorded, so send this delivery again.",
                 null, null);
     }
 
-    /** The answer while the control plane cannot serve an app's data. */
     static Page dataUnavailable() {
         return new Page(503, "control-plane-unreachable", "Temporarily unavailable",
                 "This app can't reach its data for a moment, and nothing was changed. Please try again in a minute.",
                 null, null);
     }
 
-    /** A webhook delivery on the public origin. */
     public void hook(HttpServletRequest req, HttpServletResponse res) throws IOException {
         Matcher path = HOOK_PATH.matcher(req.getRequestURI());
         if (!path.matches()) {
@@ -145,7 +130,7 @@ public class ControlForwarder {
         send(request, body, req, res, hooksUnavailable(), hookTooLarge(), "webhook " + path.group(1) + "/" + path.group(2));
     }
 
-    /** An app's data, for a person the gate signed in and let in. */
+    /** For a person the gate signed in and let in. */
     public void data(String app, Session session, HttpServletRequest req, HttpServletResponse res) throws IOException {
         Matcher path = DATA_PATH.matcher(req.getRequestURI());
         String query = req.getQueryString();
@@ -179,7 +164,6 @@ public class ControlForwarder {
         send(request, body, req, res, dataUnavailable(), Page.tooLarge(MAX_DATA_BODY), "data of " + app);
     }
 
-    /** {@link #relay} within {@link ControlRelays}' bound; beyond it, {@code unavailable} at once. */
     private void send(ClassicHttpRequest request, BoundedInputStream body, HttpServletRequest req, HttpServletResponse res,
             Page unavailable, Page tooLarge, String what) throws IOException {
         try {
@@ -253,7 +237,7 @@ public class ControlForwarder {
                 "Webhook deliveries carry at most " + maxHookBytes + " bytes.", null, null);
     }
 
-    /** The client's body, streamed: with its declared length, else chunked. */
+    /** With its declared length, else chunked. */
     private static InputStreamEntity entity(BoundedInputStream body, long declared) {
         return new InputStreamEntity(body, declared > 0 ? declared : -1, null);
     }
@@ -274,7 +258,7 @@ public class ControlForwarder {
         }
     }
 
-    /** The gate's own answer as problem JSON (webhook senders and data clients are programs), with Retry-After on 503. */
+    /** Problem JSON (webhook senders and data clients are programs), with Retry-After on 503. */
     static void problem(HttpServletResponse res, Page page) throws IOException {
         if (res.isCommitted()) {
             return;

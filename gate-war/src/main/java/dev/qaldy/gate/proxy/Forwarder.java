@@ -27,41 +27,37 @@ import org.apache.hc.core5.util.Timeout;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The gate's one HTTP client for passing requests on (issue 15), to the runtime host and to the
- * control plane: Apache HttpClient 5 classic over a pool of keep-alive HTTP/1.1 connections, each
- * exchange run on the request thread that asks (no hand-off to other threads). It adds nothing of
- * its own: no retries (a request is sent once), no redirects, cookies, decompression or user agent;
- * the caller builds every header. A pooled connection idle for more than
- * {@value #VALIDATE_AFTER_IDLE_MS} ms is checked before reuse, so an upstream that closed it (a
- * restart) costs a new connection, not a person's request. Application scoped (one pool for the
- * process; {@code @Singleton} would save the client proxy, but is no bean-defining annotation, and
- * Open Liberty's annotated discovery does not see such a bean).
+ * The gate's one HTTP client for passing requests on (issue 15): Apache HttpClient 5 classic over
+ * pooled keep-alive HTTP/1.1 connections, on the request thread. No retries, redirects, cookies,
+ * decompression or user agent; the caller builds every header. A connection idle over
+ * {@value #VALIDATE_AFTER_IDLE_MS} ms is checked before reuse, so an upstream restart costs a new
+ * connection, not a request. {@code @ApplicationScoped}, not {@code @Singleton}: Open Liberty's
+ * annotated discovery does not see the latter.
  */
 @ApplicationScoped
 public class Forwarder {
 
-    /** Connections idle longer than this (ms) are checked before they are used again. */
     static final int VALIDATE_AFTER_IDLE_MS = 1_000;
-    /** Bytes copied at a time between an upstream's body and the client (one buffer per request thread). */
+    /** One buffer per request thread. */
     static final int BUFFER_BYTES = 16 * 1024;
     private static final ThreadLocal<byte[]> BUFFERS = ThreadLocal.withInitial(() -> new byte[BUFFER_BYTES]);
 
-    /** How long to wait for a TCP connection upstream, ms. */
+    /** Ms. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.upstream-connect-timeout-ms", defaultValue = "2000")
     long connectTimeoutMillis;
 
-    /** Most connections kept open to one upstream (the runtime host, the control plane). */
+    /** Per upstream. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.upstream-max-connections", defaultValue = "256")
     int maxConnections;
 
-    /** ms a request body may take before it must arrive at {@link #bodyMinBytesPerSecond} (mod_reqtimeout's 20 s). */
+    /** Ms before a body must keep {@link #bodyMinBytesPerSecond} (mod_reqtimeout's 20 s). */
     @Inject
     @ConfigProperty(name = "qaldy.gate.body-grace-ms", defaultValue = "20000")
     long bodyGraceMillis;
 
-    /** Bytes a second that give a request body one more second (mod_reqtimeout's MinRate=500); 0: no bound. */
+    /** Each such many bytes buy one more second (mod_reqtimeout's MinRate=500); 0: no bound. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.body-min-bytes-per-s", defaultValue = "500")
     long bodyMinBytesPerSecond;
@@ -70,11 +66,10 @@ public class Forwarder {
     private CloseableHttpClient http;
     private BodyPace pace = BodyPace.NONE;
 
-    /** A forwarder for the container; {@link #start()} builds its client. */
     public Forwarder() {
     }
 
-    /** For tests: a started forwarder with these bounds. */
+    /** For tests: a started forwarder. */
     Forwarder(Duration connectTimeout, int maxConnections) {
         this.connectTimeoutMillis = connectTimeout.toMillis();
         this.maxConnections = maxConnections;
@@ -90,8 +85,7 @@ public class Forwarder {
             throw new IllegalStateException("qaldy.gate.upstream-max-connections must be at least 1: " + maxConnections);
         }
         pool = PoolingHttpClientConnectionManagerBuilder.create()
-                // LAX: a pool per route without one lock for all (issue 15: STRICT's lock, taken to lease and to
-                // release, parked 32 request threads about 740 times in 6 s); it bounds connections per route only.
+                // LAX: no pool-wide lock (issue 15: STRICT's lock parked 32 request threads ~740 times in 6 s); bounds per route only.
                 .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.LAX)
                 .setMaxConnTotal(maxConnections * 2)
                 .setMaxConnPerRoute(maxConnections)
@@ -120,52 +114,39 @@ public class Forwarder {
         }
     }
 
-    /**
-     * The per-request settings for answers bounded by {@code responseTimeout}: how long the upstream
-     * may stay silent while the gate waits for its response (headers or the next part of the body).
-     * Made once by each caller, at start.
-     */
+    /** How long the upstream may stay silent while the gate waits (headers or the next part of the body); made once at start. */
     public static RequestConfig answeringWithin(Duration responseTimeout) {
         return RequestConfig.custom().setResponseTimeout(Timeout.of(responseTimeout)).build();
     }
 
     /**
-     * Sends {@code request} (its entity, if any, streamed from the caller's input) and returns the
-     * upstream's response open for streaming; closing it releases the connection to the pool (or
-     * closes it, when its body was not read to the end). An interrupt set on the calling thread is
-     * cleared first: the gate relays on threads it never interrupts, so it is stale.
+     * Sends {@code request}, streaming its entity, and returns the response open for streaming; closing
+     * it releases the connection.
      *
      * @throws org.apache.hc.client5.http.ConnectTimeoutException no connection within the connect timeout
      * @throws org.apache.hc.client5.http.HttpHostConnectException the connection was refused
      * @throws java.net.SocketTimeoutException                      no answer within the response timeout
-     * @throws IOException                                          any other failure, reading the caller's body included,
-     *                                                              and a connection lease the pool cancelled (a 503 for the
-     *                                                              caller, never a 500)
+     * @throws IOException                                          any other failure, a cancelled lease included (a 503, never a 500)
      */
     public ClassicHttpResponse open(ClassicHttpRequest request, RequestConfig config) throws IOException {
-        // Issue 14 (a 500 in the 60-minute soak): the gate never interrupts a thread it relays on, but a
-        // MicroProfile @Timeout interrupts its caller's thread, and one that fires as the call returns leaves the
-        // interrupt set; the pool's lease then gives up at once (a cancelled lease). Such an interrupt is stale here.
+        // Issue 14 (a 500 in the soak): a MicroProfile @Timeout that fires as its call returns leaves the
+        // interrupt set, and the pool's lease then gives up at once. The gate never interrupts: it is stale.
         Thread.interrupted();
         HttpClientContext context = HttpClientContext.create();
         context.setRequestConfig(config);
         try {
             return http.executeOpen(null, request, context);
         } catch (CancellationException e) {
-            // Any other cancelled lease: an I/O failure for the caller (a 503), never a 500.
             throw new InterruptedIOException("no connection to the upstream: the connection pool cancelled the lease");
         }
     }
 
-    /**
-     * A client's request body to stream upstream: at most {@code limit} bytes (negative: no limit),
-     * arriving no slower than the gate's body pace (issue 16: slow clients).
-     */
+    /** At most {@code limit} bytes (negative: no limit), no slower than the body pace (issue 16). */
     public BoundedInputStream body(InputStream in, long limit) {
         return new BoundedInputStream(in, limit, pace);
     }
 
-    /** Copies {@code in} to {@code out} with this thread's buffer, flushing whenever no more bytes are ready. */
+    /** Flushes whenever no more bytes are ready. */
     public static void copy(InputStream in, OutputStream out) throws IOException {
         byte[] buffer = BUFFERS.get();
         int n;

@@ -51,17 +51,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 
 /**
- * Forwards one request upstream and its response back, streaming both bodies (never holding a
- * whole body), dropping hop-by-hop headers both ways and setting {@code X-Forwarded-For/-Proto/-Host},
- * through the gate's one {@link Forwarder} (pooled keep-alive connections, on the request thread).
- * An upstream that cannot be reached gets the person a calm page, never a stack trace; the
- * upstream response is released in {@code finally}. The API ({@link #toControl}) has no copy to fall
- * back on, so it is called whatever the gate's view of the control plane says ({@link ControlPlaneHealth}),
- * and tells it: no answer turns it failing, an answer of the API turns it up at once (an error answer
- * a caller's request provokes says nothing).
- * App traffic carries the gate's {@code Server-Timing} entry ({@link ControlPlaneHealth#addServerTiming}).
- * The console's session cookie ({@link ConsoleCookie}) crosses to the control plane as {@code
- * Authorization: Bearer} only, and to the runtime host not at all ({@link ConsoleCall}).
+ * Forwards one request upstream and its response back through the one {@link Forwarder}: bodies
+ * streamed, hop-by-hop headers dropped both ways, {@code X-Forwarded-For/-Proto/-Host} set, the
+ * response released in {@code finally}, a calm page when the upstream cannot be reached. API calls
+ * ({@link #toControl}) have no copy to fall back on, so they are made whatever
+ * {@link ControlPlaneHealth} says, and tell it how they ended. The console's session cookie reaches
+ * the control plane only as {@code Authorization: Bearer}, the runtime host never.
  */
 @ApplicationScoped
 public class UpstreamProxy {
@@ -87,15 +82,15 @@ public class UpstreamProxy {
     @Inject
     Logger log;
 
-    /** Largest answer of the API to the console's sign-in the gate reads to set the cookie, bytes. */
+    /** Bytes. */
     static final int MAX_SIGN_IN_ANSWER_BYTES = 64 * 1024;
 
-    /** Largest request body passed to an app, bytes (the control plane bounds its own uploads). */
+    /** Bytes; the control plane bounds its own uploads. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.max-body-bytes", defaultValue = "10485760")
     long maxBodyBytes;
 
-    /** How long an upstream may stay silent while the gate waits for its response, ms (uploads included). */
+    /** How long an upstream may stay silent, ms (uploads included). */
     @Inject
     @ConfigProperty(name = "qaldy.gate.upstream-timeout-ms", defaultValue = "120000")
     long responseTimeoutMillis;
@@ -109,11 +104,8 @@ public class UpstreamProxy {
 
     /**
      * App traffic to the runtime host, with {@code X-Qaldy-App}, {@code X-Qaldy-Person-Email}, the
-     * gate-to-runtime credential and a {@link DataGrants data grant} for the app (its server code
-     * reaches that app's data with it, and no other's); the person's own Authorization and session
-     * cookie stay at the gate. A
-     * public site's traffic has no {@code session} (null) and names no person: the runtime host
-     * then serves static files only.
+     * gate-to-runtime credential and a {@link DataGrants data grant}; the person's Authorization and
+     * session cookie stay at the gate. A public site has no {@code session} (null): static files only.
      */
     public void toRuntime(String app, Session session, HttpServletRequest req, HttpServletResponse res) throws IOException {
         ControlPlaneHealth.addServerTiming(res);
@@ -131,11 +123,9 @@ public class UpstreamProxy {
     }
 
     /**
-     * {@code /api} on the public origin to the control plane, credentials as the caller sent them
-     * or, for {@code console}'s cookie, as {@code Authorization: Bearer}; while {@link ControlRelays}'
-     * bound of requests already waits on it, 503 at once. The console's sign-out clears the cookie
-     * whatever the answer (also the gate's own 503), and a 401 to the cookie's token clears it too;
-     * the console's sign-in in cookie mode gets the cookie and an answer without the token.
+     * {@code /api} to the control plane, {@code console}'s cookie as Bearer; 503 at once while
+     * {@link ControlRelays}' bound is full. The console's sign-out and a 401 to its token clear the
+     * cookie; its sign-in in cookie mode gets the cookie, never the token.
      */
     public void toControl(HttpServletRequest req, HttpServletResponse res, ConsoleCall console) throws IOException {
         if (console instanceof ConsoleCall.WithCookie cookie && cookie.signOut()) {
@@ -157,15 +147,10 @@ public class UpstreamProxy {
         }
     }
 
-    /** A request to pass on, and the client's body it streams (null for none). */
     private record Outgoing(ClassicHttpRequest request, BoundedInputStream body) {
     }
 
-    /**
-     * The request for {@code upstream}: method, target, the headers that cross the gate, and the
-     * body streamed from the client (bounded by {@code limit}, -1 for none); null when the gate has
-     * already answered (a body over the limit, a target it cannot pass on).
-     */
+    /** Null when the gate has already answered (body over {@code limit}, -1 for none; a target it cannot pass on). */
     private Outgoing request(Upstream upstream, URI base, HttpServletRequest req, HttpServletResponse res, long limit)
             throws IOException {
         long declared = req.getContentLengthLong();
@@ -191,8 +176,7 @@ public class UpstreamProxy {
                 }
             }
         }
-        // The gate writes Cookie itself: no session cookie reaches the runtime host, and the console's
-        // reaches the control plane only as Authorization (toControl).
+        // No session cookie reaches the runtime host; the console's reaches the control plane only as Authorization.
         request.removeHeaders("Cookie");
         for (Enumeration<String> cookies = req.getHeaders("Cookie"); cookies.hasMoreElements();) {
             String cookie = ConsoleCookie.without(cookies.nextElement());
@@ -217,7 +201,6 @@ public class UpstreamProxy {
 
     private void forward(Upstream upstream, URI base, Outgoing out, HttpServletRequest req, HttpServletResponse res,
             long limit, ConsoleCall console) throws IOException {
-        // Only the API's calls tell the view; one to the runtime host says nothing of the control plane.
         UpstreamHealth.Call call = upstream == Upstream.CONTROL ? controlPlane.view().call() : null;
         ClassicHttpResponse response;
         try {
@@ -269,9 +252,8 @@ public class UpstreamProxy {
     }
 
     /**
-     * The console's sign-in, answered {@code 201 {token, expiresAt}} by the API: the token goes into
-     * the cookie ({@code Max-Age} until {@code expiresAt}) and the page gets {@code 201 {expiresAt,
-     * session: "cookie"}}, never the token. An answer the gate cannot read is 502: nobody is signed in.
+     * The API's {@code 201 {token, expiresAt}} becomes the cookie and {@code 201 {expiresAt, session:
+     * "cookie"}}; an answer the gate cannot read is 502 and nobody is signed in.
      */
     private void signInToCookie(ClassicHttpResponse response, HttpServletRequest req, HttpServletResponse res)
             throws IOException {
@@ -307,7 +289,6 @@ public class UpstreamProxy {
         res.getOutputStream().write(answer);
     }
 
-    /** Copies status, end-to-end headers and the streamed body back. */
     private void relay(Upstream upstream, URI base, ClassicHttpResponse response, HttpServletRequest req, HttpServletResponse res) {
         try {
             res.setStatus(response.getCode());
@@ -361,7 +342,7 @@ public class UpstreamProxy {
         }
     }
 
-    /** Tells the view of an API call that got no answer ({@code noAnswer}), or that says nothing (null). */
+    /** {@code noAnswer} null: the call says nothing of the control plane. */
     private static void failed(UpstreamHealth.Call call, Exception noAnswer) {
         if (call == null) {
             return;

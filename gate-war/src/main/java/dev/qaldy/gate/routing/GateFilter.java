@@ -54,26 +54,17 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The gate's hot path, every request in explicit steps: route (Host, then path) → shield (deny
- * lists, bot rules, rate limits, daily limit; local, never the API) → public site ({@link PublicSites}:
- * a site anyone may open skips session and access; an app the gate could not learn about is never
- * public) → session (verified locally) →
- * access (a fresh copy, else the control plane's answer, else on its failure the remembered copy;
- * fail closed) → cap (the account's last signed cap state plus the requests counted here; over it
- * the app is asleep, with or without the API; {@code X-Qaldy-Cap}) → forward (streamed), marked with
- * {@code X-Qaldy-Access}. The shield guards an app's whole origin and the public origin's {@code /api/}.
- * Only the console's static files, the server's health endpoints (for any Host, so probes may
- * use an IP address) and, with the service token, its metrics reach the rest of the chain. The
- * control plane's sharing and sign-out pushes and the cap-state calls are answered only on the
- * internal listener, for any Host, before routing ({@link ListenerRoute}; issue 16): on the public
- * listener their paths are unknown paths (404). A signed-out session ({@link SignedOutSessions}) is
- * no session at step 3, and until the sign-outs made before the gate started are loaded a session alone lets no one in (503). Each request
- * counts the calls to the control plane it waited on ({@link UpstreamHealth.Ledger}), which the
- * answer names in {@code Server-Timing}. While the gate's view of the control plane says failing,
- * signing in is paused: a browser without a session on an app, and a sign-in to the console, get the
- * 503 "Temporarily unavailable" page at once ({@link #signInPaused}; issue 20), never a form that
- * waits for the control plane. The API on the public origin takes the console's session cookie
- * as the caller's Bearer token, and a change made with it only with the console's proof ({@link ConsoleCall}).
+ * The gate's hot path, in explicit steps: (1) route by Host and path → (2) shield, local only → public
+ * site ({@link PublicSites}; an app the gate could not learn about is never public) → (3) session,
+ * verified locally, a signed-out one being none ({@link SignedOutSessions}) → (4) access (copy, else
+ * the control plane, else the remembered copy; fail closed) → (5) cap ({@code X-Qaldy-Cap}) →
+ * forward, streamed, with {@code X-Qaldy-Access}.
+ *
+ * <p>Pushes and cap-state calls are answered only on the internal listener, for any Host; on the
+ * public one they are 404 ({@link ListenerRoute}; issue 16). Health answers for any Host (probes may
+ * use an IP); metrics only with the metrics credential. While the control plane is failing, signing
+ * in is paused with a 503 at once ({@link #signInPaused}; issue 20). Upstream waits go to
+ * {@code Server-Timing} ({@link UpstreamHealth.Ledger}).
  */
 @WebFilter(filterName = "gate", urlPatterns = "/*", dispatcherTypes = DispatcherType.REQUEST)
 public class GateFilter extends HttpFilter {
@@ -171,15 +162,11 @@ public class GateFilter extends HttpFilter {
         }
     }
 
-    /**
-     * True when {@code req} came in on the internal listener: its local port is
-     * {@code qaldy.gate.internal-port} (that listener is bound to the cell's internal address only).
-     */
+    /** The internal listener ({@code qaldy.gate.internal-port}) is bound to the cell's internal address only. */
     private boolean onInternalListener(HttpServletRequest req) {
         return req.getLocalPort() == config.internalPort();
     }
 
-    /** Steps 1 on, for the public listener's traffic, by the request's {@code route} (its Host). */
     private void publicListener(HostRoute route, HttpServletRequest req, HttpServletResponse res, FilterChain chain)
             throws IOException, ServletException {
         if (route instanceof HostRoute.App app) {
@@ -198,7 +185,7 @@ public class GateFilter extends HttpFilter {
         }
     }
 
-    /** Step 1: route by Host. A request with more than one Host header is refused. */
+    /** Step 1; more than one Host header is refused. */
     HostRoute route(HttpServletRequest req) {
         Enumeration<String> values = req.getHeaders("Host");
         if (!values.hasMoreElements()) {
@@ -239,9 +226,8 @@ public class GateFilter extends HttpFilter {
     }
 
     /**
-     * The API on the public origin: the console's session cookie is sent on as {@code Authorization:
-     * Bearer}, and a change carrying it without the console's proof is refused (403, nothing
-     * forwarded; {@link ConsoleCall}); everything else goes to the control plane as sent.
+     * The console's session cookie goes on as {@code Authorization: Bearer}; a change carrying it
+     * without the console's proof is refused with 403 ({@link ConsoleCall}).
      */
     private void api(HttpServletRequest req, HttpServletResponse res) throws IOException {
         ConsoleCall console = ConsoleCall.of(new ConsoleCall.Request(req.getMethod(), req.getRequestURI(),
@@ -258,9 +244,8 @@ public class GateFilter extends HttpFilter {
     }
 
     /**
-     * Step 2: the shield. True when the request may go on (its client address, as the shield
-     * resolved it, is kept for {@code X-Forwarded-For}); otherwise the refusal is sent with
-     * {@code X-Qaldy-Shield} and, for a 429, {@code Retry-After} and {@code RateLimit-*}.
+     * Step 2; true when the request may go on, with the client address kept for {@code X-Forwarded-For}.
+     * A refusal carries {@code X-Qaldy-Shield} and, for a 429, {@code Retry-After} and {@code RateLimit-*}.
      */
     private boolean shielded(ShieldTarget target, HttpServletRequest req, HttpServletResponse res) throws IOException {
         ShieldVerdict verdict = shield.check(target, ShieldRequest.of(req));
@@ -284,10 +269,7 @@ public class GateFilter extends HttpFilter {
         }
     }
 
-    /**
-     * The app's data ({@code /.qaldy/data/…}): the same session and access steps as app traffic,
-     * then forwarded to the control plane with the person's id, never to the runtime host.
-     */
+    /** {@code /.qaldy/data/…}: session and access as for app traffic, then to the control plane, never the runtime host. */
     private void appData(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
         Optional<CellPublicKeys> key = secrets.publicKeys();
         SessionCheck check = key.isEmpty() ? null : session(req, key.get(), app);
@@ -308,7 +290,6 @@ public class GateFilter extends HttpFilter {
         Pages.send(req, res, refusal(decision, app, valid.session(), home()));
     }
 
-    /** Steps 3–5 for an app's own traffic. */
     private void appTraffic(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
         Optional<CellPublicKeys> key = secrets.publicKeys();
         if (key.isEmpty()) {
@@ -350,10 +331,7 @@ public class GateFilter extends HttpFilter {
         Pages.send(req, res, refusal(decision, app, session, home()));
     }
 
-    /**
-     * A public site: no session or access step (sharing does not apply), the spending cap still
-     * does; forwarded without a person, so the runtime host serves its static files only.
-     */
+    /** No session or access step, the cap still applies; forwarded without a person (static files only). */
     private void publicSite(String app, SiteDecision site, HttpServletRequest req, HttpServletResponse res)
             throws IOException {
         res.setHeader(AccessDecision.HEADER, "public");
@@ -363,11 +341,7 @@ public class GateFilter extends HttpFilter {
         }
     }
 
-    /**
-     * {@code /metrics} (Payara's MicroProfile Metrics, served inside this root WAR) only for the
-     * cell's own scrapers: with the metrics-to-gate credential as {@code Authorization: Bearer} or in
-     * {@code X-Qaldy-Service-Token}; for anyone else it does not exist (404).
-     */
+    /** {@code /metrics} only with the metrics-to-gate credential (Bearer or {@code X-Qaldy-Service-Token}); else 404. */
     private void metrics(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
             throws IOException, ServletException {
         String bearer = req.getHeader("Authorization");
@@ -387,19 +361,14 @@ public class GateFilter extends HttpFilter {
         }
     }
 
-    /**
-     * Step 3: the session on {@code app}'s origin, from {@code Authorization: Bearer} or the
-     * {@code qaldy_session} cookie; a signed-out token is invalid (the person is asked to sign in).
-     */
+    /** Step 3: {@code Authorization: Bearer} or the {@code qaldy_session} cookie. */
     private SessionCheck session(HttpServletRequest req, CellPublicKeys key, String app) {
         return new SessionReader(key, clock, sessions, signedOut).read(req.getHeader("Authorization"), Collections.list(req.getHeaders("Cookie")), app);
     }
 
     /**
-     * Step 3, after a valid session: until the sign-outs made before this gate started are loaded
-     * ({@link SignedOutSessions#loaded()}; a request sets off an attempt and waits for it at most the
-     * access timeout, {@link SignedOutSessionsLoader#loadedOrTryNow()}), a session alone lets no one in; the request is answered
-     * as by a gate that cannot ask the control plane (503 "Temporarily unavailable"). True when it may go on.
+     * Until the sign-outs made before this gate started are loaded
+     * ({@link SignedOutSessionsLoader#loadedOrTryNow()}), a session alone lets no one in: 503.
      */
     private boolean signOutsKnown(HttpServletRequest req, HttpServletResponse res) throws IOException {
         if (signOutsLoader.loadedOrTryNow()) {
@@ -410,12 +379,11 @@ public class GateFilter extends HttpFilter {
         return false;
     }
 
-    /** The public origin's home page, for a page's link home. */
     private String home() {
         return ConsoleLinks.home(config.publicUrl());
     }
 
-    /** The page for every verdict but allow; exhaustive, so a new verdict cannot fall through to a forward. */
+    /** Exhaustive, so a new verdict cannot fall through to a forward. */
     static Page refusal(AccessDecision decision, String app, Session session, String home) {
         return switch (decision.verdict()) {
             case DENY -> Page.forbidden(session.email());
@@ -425,24 +393,18 @@ public class GateFilter extends HttpFilter {
     }
 
     /**
-     * Step 3 without a valid session: the 503 page when signing in cannot work now, else null (ask to
-     * sign in). It cannot while the gate could not learn whether the app is public ({@code
-     * cannotTell}: never treat unknown as public, for anyone) or, for a browser ({@code html}), while
-     * its view of the control plane says failing ({@code failing}; a slow answer alone never turns
-     * it): the console's sign-in could only wait. Other clients keep their 401, which says their
-     * token is no good (a signed-out one stays refused as such). A person the gate remembers has a
-     * session and never reaches this step.
+     * Without a valid session: the 503 page when signing in cannot work now, else null (ask to sign in).
+     * It cannot while the gate cannot tell whether the app is public, or, for a browser, while the
+     * control plane is failing (a sign-in could only wait); other clients keep their 401.
      */
     static Page signInPaused(boolean cannotTell, boolean failing, boolean html) {
         return cannotTell || failing && html ? Page.unavailable() : null;
     }
 
-    /** {@code POST /api/v1/sessions}: the console's sign-in. */
     static boolean isSignIn(String method, String uri) {
         return "POST".equals(method) && "/api/v1/sessions".equals(uri);
     }
 
-    /** TRACE and CONNECT never pass the gate. */
     static boolean allowedMethod(String method) {
         return !"TRACE".equalsIgnoreCase(method) && !"CONNECT".equalsIgnoreCase(method);
     }

@@ -4,11 +4,9 @@ import dev.qaldy.contract.apps.AppLabel;
 import java.util.Locale;
 
 /**
- * Maps a Host header to a {@link HostRoute}. Strict on purpose: only {@code <public host>[:port]}
- * and {@code <label>.<base domain>[:port]} with a single DNS label are served; trailing dots,
- * nested subdomains, user-info, IP literals and unknown domains are {@link HostRoute.Bad}, so a
- * request can never reach the runtime host for the wrong app. Asked for every request, so it
- * checks characters in loops, never with a regular expression (issue 15).
+ * Maps a Host header to a {@link HostRoute}, strictly: only {@code <public host>[:port]} and
+ * {@code <label>.<base domain>[:port]} with one DNS label, so a request never reaches the runtime host
+ * for the wrong app. Per request, so loops, no regular expressions (issue 15).
  */
 public final class HostRouter {
 
@@ -18,16 +16,11 @@ public final class HostRouter {
     private final String publicHost;
     private final String appSuffix;
 
-    /**
-     * @param publicHost host name of the public origin (e.g. {@code localhost})
-     * @param baseDomain apps live at {@code <app>.<baseDomain>} (e.g. {@code localhost})
-     */
     public HostRouter(String publicHost, String baseDomain) {
         this.publicHost = publicHost.toLowerCase(Locale.ROOT);
         this.appSuffix = "." + baseDomain.toLowerCase(Locale.ROOT);
     }
 
-    /** Routes one Host header value (null or blank is {@link HostRoute.Bad}). */
     public HostRoute route(String hostHeader) {
         if (hostHeader == null || hostHeader.isBlank()) {
             return new HostRoute.Bad("no Host header");
@@ -77,7 +70,7 @@ public final class HostRouter {
         return Integer.parseInt(port) <= 65535;
     }
 
-    /** Only a-z, 0-9, '.' and '-' (the host is already lower case). */
+    /** The host is already lower case. */
     static boolean nameChars(String host) {
         for (int i = 0; i < host.length(); i++) {
             char c = host.charAt(i);

@@ -8,40 +8,31 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-/** What a path on the public origin is: decided on the raw (undecoded) request URI path. */
+/** What a path on the public origin is, decided on the raw request URI path. */
 public enum PublicPath {
-    /** {@code /}: redirected to the console. */
+    /** Redirected to the console. */
     ROOT,
-    /** {@code /console} and below: the console's static files (the default servlet). */
+    /** The console's static files. */
     CONSOLE,
-    /** {@code /health} and below: the gate's own MicroProfile Health, if the server routes it here. */
     HEALTH,
-    /** {@code /metrics} and below: the server's MicroProfile Metrics, for the service token only. */
+    /** For the metrics credential only. */
     METRICS,
-    /** {@code /api} and below, except internal: proxied to the control plane. */
+    /** Proxied to the control plane. */
     API,
-    /** {@code /api/v1/internal} and below, in any letter case: never proxied from outside (404). */
+    /** In any letter case: never proxied from outside (404). */
     INTERNAL,
-    /** {@code /hooks} and below: webhook deliveries, forwarded to the control plane ({@code /hooks/<app>/<hook>}). */
+    /** {@code /hooks/<app>/<hook>} to the control plane. */
     HOOKS,
-    /** Anything else: 404. */
     NO_ROUTE,
     /** Dot segments, empty segments, encoded slashes, dots or backslashes, path parameters: 400. */
     BAD_PATH;
 
-    /**
-     * Characters we accept raw in a path: RFC 3986 pchar and '/', minus ';' (path parameters).
-     * Anything else is refused rather than forwarded in a form the upstream might read otherwise.
-     */
+    /** RFC 3986 pchar and '/', minus ';': anything else is refused rather than forwarded ambiguously. */
     private static final Pattern SAFE = Pattern.compile("/[A-Za-z0-9\\-._~!$&'()*+,=:@/%]*");
     private static final Pattern TRICKS = Pattern.compile(
             "//|/\\./|/\\.\\./|/\\.$|/\\.\\.$|%2[fFeE]|%5[cC]|%00|%25");
 
-    /**
-     * Classifies a raw request path (no query). The decision is taken on the percent-decoded path
-     * (what the upstream will see: {@code /%61pi/v1/internal} is internal), once encoded separators
-     * and dot segments have been refused.
-     */
+    /** Decided on the decoded path ({@code /%61pi/v1/internal} is internal) once tricks are refused. */
     public static PublicPath of(String rawPath) {
         if (!canonical(rawPath)) {
             return BAD_PATH;
@@ -74,12 +65,10 @@ public enum PublicPath {
         return NO_ROUTE;
     }
 
-    /** True for a path the upstream cannot read as a different one: no dot segments or encoded separators. */
     static boolean canonical(String rawPath) {
         return rawPath != null && SAFE.matcher(rawPath).matches() && !TRICKS.matcher(rawPath).find();
     }
 
-    /** True for a decoded path without path parameters, backslashes or control characters. */
     static boolean plain(String path) {
         for (int i = 0; i < path.length(); i++) {
             char c = path.charAt(i);
@@ -90,7 +79,7 @@ public enum PublicPath {
         return true;
     }
 
-    /** Percent-decodes a path as UTF-8; null when it is malformed. */
+    /** UTF-8; null when malformed. */
     static String decode(String rawPath) {
         if (rawPath.indexOf('%') < 0) {
             return rawPath;
@@ -123,7 +112,7 @@ public enum PublicPath {
         }
     }
 
-    /** {@code path} is {@code prefix} or below it (the next character a '/'). */
+    /** The next character after {@code prefix} is '/' or none. */
     static boolean under(String path, String prefix) {
         return path.startsWith(prefix) && (path.length() == prefix.length() || path.charAt(prefix.length()) == '/');
     }

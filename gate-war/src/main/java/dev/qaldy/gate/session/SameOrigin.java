@@ -4,25 +4,17 @@ import java.net.URI;
 import java.util.Locale;
 
 /**
- * Whether a state-changing request (a sign-out) comes from the origin it is sent to, as browsers
- * say it (issue 16: {@code /.qaldy/signout} took a cross-site GET, so any page could sign a person
- * out of an app). The rule of Go's {@code http.CrossOriginProtection} and the Fetch Metadata
- * guidance: {@code Sec-Fetch-Site} decides when present ({@code same-origin}, or {@code none} for
- * what the person typed or bookmarked); else {@code Origin}, when present, must name the request's
- * own Host; a request with neither comes from no browser (curl, a test), which cannot carry a
- * person's cookie across sites, and passes.
+ * Whether a state-changing request comes from the origin it is sent to (issue 16: a cross-site GET
+ * could sign people out). Go's {@code http.CrossOriginProtection} rule: {@code Sec-Fetch-Site}
+ * decides when present ({@code same-origin} or {@code none}); else {@code Origin} must name the
+ * request's Host; with neither it is no browser's request and passes.
  */
 public final class SameOrigin {
 
     private SameOrigin() {
     }
 
-    /**
-     * @param secFetchSite the {@code Sec-Fetch-Site} header, or null
-     * @param origin       the {@code Origin} header, or null
-     * @param host         the request's {@code Host} header
-     * @return true when the request may change state
-     */
+    /** @return true when the request may change state */
     public static boolean allows(String secFetchSite, String origin, String host) {
         if (secFetchSite != null) {
             String site = secFetchSite.strip().toLowerCase(Locale.ROOT);

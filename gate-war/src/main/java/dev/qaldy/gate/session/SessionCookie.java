@@ -3,35 +3,25 @@ package dev.qaldy.gate.session;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * The {@code qaldy_session} cookie on an app's origin: how the gate sets and clears it, and how
- * it reads it from (and removes it from) {@code Cookie} headers before forwarding.
- */
+/** The {@code qaldy_session} cookie on an app's origin (docs/cell-contract.md). */
 public final class SessionCookie {
 
-    /** The cookie's name (docs/cell-contract.md). */
     public static final String NAME = "qaldy_session";
 
     private SessionCookie() {
     }
 
-    /**
-     * The {@code Set-Cookie} value for a session token.
-     *
-     * @param maxAgeSeconds seconds until the token expires
-     * @param secure        add {@code Secure} (the public origin is HTTPS)
-     */
+    /** @param secure the public origin is HTTPS */
     public static String set(String token, long maxAgeSeconds, boolean secure) {
         return NAME + "=" + token + "; Path=/; Max-Age=" + Math.max(0, maxAgeSeconds)
                 + "; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "");
     }
 
-    /** The {@code Set-Cookie} value that removes the cookie. */
     public static String clear(boolean secure) {
         return NAME + "=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "");
     }
 
-    /** Every value of cookie {@code name} in these {@code Cookie} headers, in order (quotes removed). */
+    /** In order, quotes removed. */
     public static List<String> values(List<String> cookieHeaders, String name) {
         List<String> values = new ArrayList<>();
         if (cookieHeaders == null) {
@@ -55,10 +45,7 @@ public final class SessionCookie {
         return values;
     }
 
-    /**
-     * A {@code Cookie} header without cookie {@code name}, other cookies unchanged; null when
-     * nothing is left (the header is then dropped).
-     */
+    /** Null when nothing is left (the header is then dropped). */
     public static String without(String cookieHeader, String name) {
         if (cookieHeader == null) {
             return null;

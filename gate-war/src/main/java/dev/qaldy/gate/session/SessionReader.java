@@ -9,19 +9,15 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Finds and verifies a request's session, locally, with the cell's public key alone: the gate
- * never asks the API who someone is, so people signed in stay signed in while it is down.
- * An {@code Authorization: Bearer} token wins over the cookie; a bad Bearer token is not
- * rescued by a cookie. A session made on one app's origin (its token's audience) opens that app
- * only: anywhere else it is invalid. On an app's origin a cookie counts only with that app's own
- * session: a console session (no audience) opens an app only as {@code Authorization: Bearer}
- * (issue 16: with a real base domain, a sibling app can plant a cookie for the parent domain).
- * A token signed out ({@link SignedOutSessions}, pushed by the
- * control plane) is invalid, also when {@link VerifiedSessions} verified it before.
+ * Finds and verifies a request's session locally, with the cell's public keys alone, so people stay
+ * signed in while the API is down. A Bearer token wins over the cookie and is not rescued by one. A
+ * session made on an app's origin opens that app only; on an app's origin a console session counts
+ * only as Bearer, not as a cookie (issue 16: a sibling app can plant a parent-domain cookie). A
+ * signed-out token ({@link SignedOutSessions}) is invalid, even if {@link VerifiedSessions} cached it.
  */
 public final class SessionReader {
 
-    /** At most this many {@code qaldy_session} cookies are tried, bounding the work per request. */
+    /** Bounds the work per request. */
     static final int MAX_COOKIES_TRIED = 4;
     private static final String BEARER = "Bearer ";
 
@@ -30,20 +26,16 @@ public final class SessionReader {
     private final VerifiedSessions verified;
     private final SignedOutSessions signedOut;
 
-    /** Verifies every token in full. */
     public SessionReader(CellPublicKeys key, Clock clock) {
         this(key, clock, null);
     }
 
-    /** Verifies through {@code verified} (tokens already verified with {@code key} and still unexpired); null: in full. */
+    /** {@code verified}: a cache of tokens already verified with {@code key}; null: verify in full. */
     public SessionReader(CellPublicKeys key, Clock clock, VerifiedSessions verified) {
         this(key, clock, verified, null);
     }
 
-    /**
-     * Verifies through {@code verified} (null: in full) and refuses tokens listed in
-     * {@code signedOut} (null: no list).
-     */
+    /** {@code verified} null: in full; {@code signedOut} null: no list. */
     public SessionReader(CellPublicKeys key, Clock clock, VerifiedSessions verified, SignedOutSessions signedOut) {
         this.key = Objects.requireNonNull(key, "key");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -51,21 +43,12 @@ public final class SessionReader {
         this.signedOut = signedOut;
     }
 
-    /**
-     * A session of the console and the API (a token without an audience).
-     *
-     * @param authorization the {@code Authorization} header, or null
-     * @param cookieHeaders every {@code Cookie} header of the request
-     */
+    /** A session of the console and the API (a token without an audience). */
     public SessionCheck read(String authorization, List<String> cookieHeaders) {
         return read(authorization, cookieHeaders, null);
     }
 
-    /**
-     * A session on {@code app}'s origin: the person's API session, or one made on this app's origin.
-     *
-     * @param app the app whose origin the request came to; null: the console's and the API's
-     */
+    /** @param app the app whose origin the request came to; null: the console's and the API's */
     public SessionCheck read(String authorization, List<String> cookieHeaders, String app) {
         String bearer = bearerToken(authorization);
         if (bearer != null) {
@@ -101,7 +84,7 @@ public final class SessionReader {
         }
     }
 
-    /** The token of an {@code Authorization: Bearer <token>} header (scheme in any case), else null. */
+    /** Scheme in any case; null when not Bearer. */
     static String bearerToken(String authorization) {
         if (authorization == null) {
             return null;

@@ -26,14 +26,14 @@ import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
 /**
- * Signing in on an app's origin (docs/cell-contract.md): people without a session go to the
- * console, which sends them back with a one-time ticket; the gate redeems it and sets the
- * {@code qaldy_session} cookie on the app's origin. No long-lived token ever sits in a URL.
+ * Signing in on an app's origin (docs/cell-contract.md): the console sends people back with a
+ * one-time ticket, which the gate redeems for the {@code qaldy_session} cookie. No long-lived token
+ * ever sits in a URL.
  */
 @ApplicationScoped
 public class SignIn {
 
-    /** What a ticket may look like before we spend a call on it. */
+    /** Checked before a call is spent on it. */
     static final Pattern TICKET = Pattern.compile("[A-Za-z0-9._~-]{8,512}");
 
     @Inject
@@ -57,7 +57,7 @@ public class SignIn {
     @Inject
     Logger log;
 
-    /** No valid session: browsers are sent to the console's sign-in for this app, others get 401. */
+    /** Browsers go to the console's sign-in for this app, others get 401. */
     public void askToSignIn(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
         if (!Pages.wantsHtml(req)) {
             Pages.send(req, res, Page.unauthorized());
@@ -68,7 +68,7 @@ public class SignIn {
         redirect(res, ConsoleLinks.open(config.publicUrl(), app, back));
     }
 
-    /** {@code GET /.qaldy/ticket?t=…&return=/path}: redeem, set the cookie, go back to the path. */
+    /** {@code GET /.qaldy/ticket?t=…&return=/path}. */
     public void redeemTicket(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
         if (!"GET".equals(req.getMethod())) {
             Pages.send(req, res, Page.methodNotAllowed());
@@ -121,17 +121,13 @@ public class SignIn {
         log.log(Level.FINE, "gate: person {0} signed in to {1}", new Object[] {session.personId(), app});
     }
 
-    /** Whether {@code /.qaldy/signout} ended the session everywhere (header {@value #SIGNED_OUT_HEADER}). */
+    /** {@code everywhere}, or {@code this-gate} when the control plane could not be told. */
     public static final String SIGNED_OUT_HEADER = "X-Qaldy-Signed-Out";
 
     /**
-     * {@code /.qaldy/signout}: clears the cookie on this app's origin and signs its session out:
-     * this gate refuses the token at once, and the control plane is asked to sign it out, which
-     * tells every gate before it answers ({@link SignOutClient}). While the control plane cannot
-     * be reached the cookie is still cleared and the page says the session ends on this gate only
-     * ({@value #SIGNED_OUT_HEADER}: {@code this-gate}; else {@code everywhere}). Only a POST from the
-     * app's own origin ({@link SameOrigin}) signs out: any other method is 405 with {@code Allow: POST},
-     * a cross-site POST 403, and neither touches the cookie or the session (issue 16).
+     * {@code /.qaldy/signout}: clears the cookie, this gate refuses the token at once, and the control
+     * plane is told, which tells every gate ({@link SignOutClient}). Only a same-origin POST
+     * ({@link SameOrigin}) signs out; another method is 405, a cross-site POST 403 (issue 16).
      */
     public void signOut(String app, HttpServletRequest req, HttpServletResponse res) throws IOException {
         if (!"POST".equals(req.getMethod())) {
@@ -158,10 +154,7 @@ public class SignIn {
         }
     }
 
-    /**
-     * Signs out every valid session cookie of {@code app}'s origin on the request (at most
-     * {@link SessionReader#MAX_COOKIES_TRIED}); true unless the control plane could not be told.
-     */
+    /** At most {@link SessionReader#MAX_COOKIES_TRIED} cookies; true unless the control plane could not be told. */
     private boolean endSessions(String app, HttpServletRequest req) {
         Optional<CellPublicKeys> key = secrets.publicKeys();
         if (key.isEmpty()) {

@@ -9,15 +9,12 @@ import java.io.IOException;
 import java.time.Instant;
 
 /**
- * Reads the control plane's unexpired sign-out marks ({@code GET /api/v1/internal/signed-out-sessions})
- * page by page into {@link SignedOutSessions}: each page is
- * {@code {"sessions":[{"jti":"…","exp":<epoch s>}],"next":<cursor>,"more":bool}}. Bounded: it stops
- * after the list's own bound of marks ({@code qaldy.gate.signed-out-max-entries}), more than the
- * list could hold anyway.
+ * Reads the control plane's unexpired sign-outs into {@link SignedOutSessions}, page by page:
+ * {@code {"sessions":[{"jti":"…","exp":<epoch s>}],"next":<cursor>,"more":bool}}; stops at the list's bound.
  */
 public final class SignOutMarks {
 
-    /** One page of marks after {@code cursor} (0: from the start), as the control plane answered it. */
+    /** {@code cursor} 0: from the start. */
     @FunctionalInterface
     public interface Pages {
         /** @throws IOException when the control plane cannot be asked or answers anything but 200 */
@@ -28,10 +25,8 @@ public final class SignOutMarks {
     }
 
     /**
-     * Reads every page into {@code list}; marks of tokens already expired by the list's clock are not kept.
-     *
      * @return how many marks were read
-     * @throws IOException for a failed page or an answer of another shape (marks of earlier pages stay listed)
+     * @throws IOException for a failed page or another shape (earlier pages' marks stay listed)
      */
     public static long readAll(Pages pages, SignedOutSessions list) throws IOException, InterruptedException {
         long cursor = 0;

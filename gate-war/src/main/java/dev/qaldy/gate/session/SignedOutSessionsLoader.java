@@ -24,13 +24,10 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Loads the sign-outs made before this gate started into {@link SignedOutSessions}, in the
- * background, so a restart does not reopen apps to tokens signed out earlier: from
- * {@code GET /api/v1/internal/signed-out-sessions} (service token), {@value #PAGE} marks a page,
- * each page bounded by {@code qaldy.gate.signed-out-load-timeout} (default 5 s), retried every
- * {@code qaldy.gate.signed-out-load-retry} (default 3 s) until it succeeds once, then never again
- * (pushes keep the list current). The start waits for the first attempt at most 2 s
- * ({@link #start}); until one succeeds a session alone lets no one in (see {@link SignedOutSessions#loaded()}).
+ * Loads the sign-outs made before this gate started into {@link SignedOutSessions}, so a restart
+ * does not reopen apps to tokens signed out earlier: {@code GET /api/v1/internal/signed-out-sessions},
+ * {@value #PAGE} a page, retried every {@code qaldy.gate.signed-out-load-retry} until it succeeds
+ * once (pushes keep the list current after that).
  */
 @ApplicationScoped
 public class SignedOutSessionsLoader {
@@ -63,7 +60,7 @@ public class SignedOutSessionsLoader {
     @ConfigProperty(name = "qaldy.gate.signed-out-load-start-wait", defaultValue = "PT2S")
     Duration startWait;
 
-    /** How long a request waits for the attempt it set off (the gate's access timeout, default 1 s). */
+    /** The gate's access timeout, ms. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.access-timeout-ms", defaultValue = "1000")
     long requestWaitMillis;
@@ -74,11 +71,8 @@ public class SignedOutSessionsLoader {
     private boolean failedBefore;
 
     /**
-     * Starts loading when the application starts. The start waits for the first attempt at most
-     * {@code qaldy.gate.signed-out-load-start-wait} (default 2 s): with the API up it takes
-     * milliseconds, so the gate is loaded before it reports ready; with the API refusing
-     * connections it fails at once; only an API that accepts and never answers costs the wait.
-     * Later attempts follow every {@code qaldy.gate.signed-out-load-retry} until one succeeds.
+     * The start waits for the first attempt at most {@code qaldy.gate.signed-out-load-start-wait}: ms
+     * with the API up, at once when it refuses; only an API that never answers costs the wait.
      */
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
         Future<?> first = scheduler.submit(this::attempt);
@@ -106,11 +100,8 @@ public class SignedOutSessionsLoader {
     }
 
     /**
-     * Whether the sign-outs are loaded; if not, sets off one attempt now (at most one at a time for
-     * all requests) and waits for it at most {@code qaldy.gate.access-timeout-ms} (default 1 s), so
-     * people are let in as soon as the control plane answers again, not at the next retry.
-     *
-     * @return true when loaded (now or before)
+     * If not loaded, sets off one attempt now (one at a time for all requests) and waits for it at most
+     * the access timeout, so people are let in as soon as the control plane answers again.
      */
     public boolean loadedOrTryNow() {
         if (list.loaded()) {
@@ -133,7 +124,6 @@ public class SignedOutSessionsLoader {
         return list.loaded();
     }
 
-    /** One attempt, unless already loaded; on success the list is marked loaded and no attempt follows. */
     synchronized void attempt() {
         if (list.loaded()) {
             stop();
@@ -144,12 +134,7 @@ public class SignedOutSessionsLoader {
         }
     }
 
-    /**
-     * Reads every page through {@code pages} into the list and marks it loaded; logs once when
-     * loaded (with the count) and once when the first attempt fails.
-     *
-     * @return true when loaded
-     */
+    /** Logs once when loaded and once when the first attempt fails; true when loaded. */
     boolean load(SignOutMarks.Pages pages) {
         try {
             long read = SignOutMarks.readAll(pages, list);

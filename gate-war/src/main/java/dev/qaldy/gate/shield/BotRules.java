@@ -10,25 +10,22 @@ import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 /**
- * The shield's rules on what a request looks like: a method from the allow list, a request
- * target and headers within bounds (Payara bounds headers too; these are the gate's own limits,
- * the same on every server), a non-empty {@code User-Agent}, and none of the blocked user-agent
- * patterns (the cell's and the app's; a pattern matches anywhere in the value, so write
- * {@code (?i)} for case-insensitive and anchors where they matter).
+ * The shield's rules on a request's shape: an allowed method, target and headers within the gate's
+ * own bounds (the same on every server), a non-empty {@code User-Agent} matching no blocked pattern
+ * (the cell's and the app's; a pattern matches anywhere, so write {@code (?i)} and anchors as needed).
  */
 public final class BotRules {
 
-    /** Which rule a request broke. */
     public enum Broken {
-        /** A method not in the allow list: 405. */
+        /** 405. */
         METHOD,
-        /** The request target (path and query) is too long: 414. */
+        /** Path and query: 414. */
         TARGET_TOO_LONG,
-        /** Too many header lines, or too many characters in them: 431. */
+        /** 431. */
         HEADERS_TOO_LARGE,
-        /** No {@code User-Agent}, or a blank one: 403 (a policy refusal, not a malformed request). */
+        /** 403: a policy refusal, not a malformed request. */
         NO_USER_AGENT,
-        /** The {@code User-Agent} matches a blocked pattern: 403. */
+        /** 403. */
         BLOCKED_USER_AGENT
     }
 
@@ -40,12 +37,8 @@ public final class BotRules {
     private final List<Pattern> blockedUserAgents;
 
     /**
-     * @param allowedMethods    methods let through (upper case)
-     * @param maxTargetLength   most characters of path plus query
-     * @param maxHeaderCount    most header lines
-     * @param maxHeaderBytes    most characters in all header names and values together
-     * @param requireUserAgent  refuse requests without a User-Agent
-     * @param blockedUserAgents the cell's blocked patterns
+     * @param maxTargetLength characters of path plus query
+     * @param maxHeaderBytes  characters in all header names and values together
      */
     public BotRules(Set<String> allowedMethods, int maxTargetLength, int maxHeaderCount, long maxHeaderBytes,
             boolean requireUserAgent, List<Pattern> blockedUserAgents) {
@@ -57,7 +50,6 @@ public final class BotRules {
         this.blockedUserAgents = List.copyOf(blockedUserAgents);
     }
 
-    /** The first request-line or header rule {@code req} breaks, if any. */
     public Optional<Broken> requestLine(ShieldRequest req) {
         if (req.method() == null || !allowedMethods.contains(req.method())) {
             return Optional.of(Broken.METHOD);
@@ -71,7 +63,7 @@ public final class BotRules {
         return Optional.empty();
     }
 
-    /** The user-agent rule {@code userAgent} breaks, if any, with the app's own patterns added. */
+    /** With the app's own patterns added. */
     public Optional<Broken> userAgent(String userAgent, List<Pattern> appBlocked) {
         if (userAgent == null || userAgent.isBlank()) {
             return requireUserAgent ? Optional.of(Broken.NO_USER_AGENT) : Optional.empty();
@@ -82,12 +74,10 @@ public final class BotRules {
         return Optional.empty();
     }
 
-    /** The allowed methods, for the {@code Allow} header of a 405. */
     public Set<String> allowedMethods() {
         return allowedMethods;
     }
 
-    /** The cell's blocked patterns. */
     public List<Pattern> blockedUserAgents() {
         return blockedUserAgents;
     }
@@ -102,8 +92,8 @@ public final class BotRules {
     }
 
     /**
-     * Compiles a comma-separated list of regular expressions; a comma inside one is written
-     * {@code \,} (MicroProfile Config's list escape). Blank entries are skipped.
+     * Compiles a comma-separated list of regular expressions; a comma inside one is {@code \,}
+     * (MicroProfile Config's list escape).
      *
      * @throws IllegalArgumentException naming the first pattern that does not compile
      */

@@ -5,10 +5,9 @@ import java.net.InetAddress;
 import java.util.Arrays;
 
 /**
- * One IP range in CIDR notation ({@code 203.0.113.0/24}, {@code 2001:db8::/32}); a bare address is
- * a range of one. IPv4 and IPv6 never match each other, except that an IPv4-mapped IPv6 range
- * ({@code ::ffff:10.0.0.0/104}) is the IPv4 range it maps. Host bits in the written address are
- * ignored ({@code 10.1.2.3/8} is {@code 10.0.0.0/8}).
+ * One IP range in CIDR notation; a bare address is a range of one. IPv4 and IPv6 never match each
+ * other, except that an IPv4-mapped range ({@code ::ffff:10.0.0.0/104}) is the IPv4 range. Host bits
+ * are ignored ({@code 10.1.2.3/8} is {@code 10.0.0.0/8}).
  */
 public final class Cidr {
 
@@ -20,11 +19,7 @@ public final class Cidr {
         this.prefix = prefix;
     }
 
-    /**
-     * Parses {@code address[/prefix]}.
-     *
-     * @throws IllegalArgumentException when it is not an IP literal with a prefix in range
-     */
+    /** @throws IllegalArgumentException when it is not {@code address[/prefix]} with a prefix in range */
     public static Cidr parse(String text) {
         String t = text == null ? "" : text.trim();
         int slash = t.indexOf('/');
@@ -52,7 +47,6 @@ public final class Cidr {
         return new Cidr(ip.getAddress(), prefix);
     }
 
-    /** True when {@code address} lies in this range. */
     public boolean contains(InetAddress address) {
         byte[] a = address.getAddress();
         if (a.length != network.length) {
@@ -72,12 +66,11 @@ public final class Cidr {
         return (a[full] & m) == (network[full] & 0xff);
     }
 
-    /** The prefix length. */
     public int prefix() {
         return prefix;
     }
 
-    /** The first address of the range with the prefix, e.g. {@code 10.0.0.0/8}. */
+    /** E.g. {@code 10.0.0.0/8}. */
     @Override
     public String toString() {
         try {
@@ -97,7 +90,7 @@ public final class Cidr {
         return 31 * Arrays.hashCode(network) + prefix;
     }
 
-    /** {@code address} with every bit past {@code prefix} cleared (a copy). */
+    /** A copy. */
     static byte[] mask(byte[] address, int prefix) {
         byte[] out = address.clone();
         for (int i = 0; i < out.length; i++) {

@@ -8,25 +8,18 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Who is asking, by network address. The TCP peer, unless the peer is one of the configured
- * trusted proxies: then {@code X-Forwarded-For} is read from the right (each trusted proxy
- * appends the address it got the request from), skipping trusted proxies, and the first address
- * that is not one is the client. So a client can write anything in its own
- * {@code X-Forwarded-For}: with no trusted proxy in front of the gate nobody reads it, and behind
- * one only what that proxy appended counts. An entry that is not an IP address stops the walk at
- * the last trusted hop (the client is taken to be that proxy); when every hop is trusted the
- * left-most one is the client. The RFC 7239 {@code Forwarded} header is not read.
+ * Who is asking, by network address: the TCP peer, unless it is a trusted proxy; then
+ * {@code X-Forwarded-For} is read from the right, skipping trusted proxies, and the first other
+ * address is the client. So only what a trusted proxy appended counts. A non-IP entry stops the walk
+ * at the last trusted hop; when every hop is trusted the left-most is the client. RFC 7239
+ * {@code Forwarded} is not read.
  */
 public final class ClientAddress {
 
     private final IpRanges trustedProxies;
     private final int ipv6Prefix;
 
-    /**
-     * @param trustedProxies the proxies whose {@code X-Forwarded-For} is believed (none: the peer is the client)
-     * @param ipv6Prefix     IPv6 clients are counted per network of this prefix length (one person
-     *                       usually holds a whole /64); IPv4 clients per address
-     */
+    /** @param ipv6Prefix IPv6 clients are counted per network of this length (one person usually holds a /64) */
     public ClientAddress(IpRanges trustedProxies, int ipv6Prefix) {
         if (ipv6Prefix < 1 || ipv6Prefix > 128) {
             throw new IllegalArgumentException("the IPv6 client prefix must be 1..128: " + ipv6Prefix);
@@ -36,10 +29,9 @@ public final class ClientAddress {
     }
 
     /**
-     * The client's address; empty only when the peer itself is not an IP address.
+     * Empty only when the peer itself is not an IP address.
      *
-     * @param peer          the TCP peer ({@code getRemoteAddr()})
-     * @param forwardedFor  every {@code X-Forwarded-For} header value, in the order received
+     * @param forwardedFor every {@code X-Forwarded-For} header value, in the order received
      */
     public Optional<InetAddress> resolve(String peer, List<String> forwardedFor) {
         Optional<InetAddress> direct = IpLiteral.parse(peer);
@@ -70,10 +62,7 @@ public final class ClientAddress {
         return Optional.of(last);
     }
 
-    /**
-     * The key the client is counted under: the IPv4 address, or the IPv6 network of the
-     * configured prefix (e.g. {@code 2001:db8:1:2:0:0:0:0/64}); {@code unknown} for no address.
-     */
+    /** The IPv4 address, or the IPv6 network (e.g. {@code 2001:db8:1:2:0:0:0:0/64}); {@code unknown} for none. */
     public String key(Optional<InetAddress> client) {
         if (client.isEmpty()) {
             return "unknown";

@@ -17,65 +17,34 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * Requests per app per local day, counted in the gate's memory: the day of the app's zone (its
- * owner's {@code dayZone}, else the gate's default {@code qaldy.gate.shield.day-zone}, UTC), from its
- * start of day ({@code ZonedDateTime} rules, so 23- and 25-hour days are what they are) to the next
- * date's start of day.
+ * Requests per app per local day, in the gate's memory. The day is the app's zone's (its owner's
+ * {@code dayZone}, else {@code qaldy.gate.shield.day-zone}), start of day to start of day by
+ * {@code ZonedDateTime} rules (23- and 25-hour days are what they are).
  *
- * <p>The day rule, per app: the counter belongs to one local date and moves on to a later date
- * only when <em>both</em>
- * <ol>
- * <li>the wall clock (the injected {@link Clock}) shows a later date in the zone, and
- * <li>the monotonic clock has run at least as long as that date had left when its counter opened.
- * </ol>
- * So the counter resets exactly once per day, at the day's start; a wall-clock step back never
- * reopens an earlier date or resets today's counter (the date in force is the later of the last
- * one seen and the wall clock's: a step back makes today end later, by at most the step, and never
- * grants anything), and a step forward waits for the monotonic clock, so it never starts the next
- * day early. Neither clock needs the control plane.
+ * <p>A counter moves to a later date only when both the wall clock shows it and the monotonic clock
+ * has run as long as the day had left: a wall-clock step back never reopens or resets a day, a step
+ * forward never starts the next one early. A zone change never resets or grants: the current day
+ * runs to its end, then on to the new zone's first start of day at or after it.
  *
- * <p>A change of the app's zone (its owner changed it, or the gate learned it after a restart, from
- * the control plane or its copy on disk) never resets today's count and never grants requests: the
- * counter's current day runs to its end in the zone it opened with (if that day is already over on
- * both clocks, first the old zone's next day opens, as without the change), and then on to the
- * first start of day in the new zone at or after that end; from there the new zone's days count.
- * So the day during which the zone changes only gets longer (by less than a day; each further
- * change can lengthen it again), never shorter.
- *
- * <p>Counters live in memory and are kept across a restart ({@link #snapshot}, {@link #restore};
- * {@link ShieldMemory} writes them to disk): a restored counter keeps its count until its day's
- * end as the wall clock measures it, and then on to the first start of day at or after that end.
- * When what was kept is lost ({@link #assumeUsedUpOn}), every app's counter for the day in force
- * at the loss starts used up: refused until that day ends (seed's rule: a limit that cannot be
- * known counts as used up, never as unused). An idle counter is
- * dropped an hour after its date is over on both clocks, so dropping it grants nothing; at most
- * {@code maxCounters} are kept, and past that the least used go first (an app whose counter was
- * pushed out starts again from zero: the price of bounded memory under a flood of app names). A
- * new counter opens in the zone in force, like a new app's.
+ * <p>Counters survive a restart ({@link #snapshot}, {@link #restore}; {@link ShieldMemory} owns the
+ * rule for a lost file, {@link #assumeUsedUpOn}). An idle counter is dropped
+ * {@link #KEPT_AFTER_ITS_DAY} after its day, so dropping grants nothing; past {@code maxCounters}
+ * the least used go and restart from zero (the price of bounded memory).
  */
 public final class DailyLimits {
 
     /**
-     * What the day's counter said to one request.
-     *
-     * @param allowed        counted and let through
-     * @param limit          requests per day
-     * @param remaining      requests left today
      * @param nanosToNextDay until the counter moves to the next day (both clocks agreeing)
-     * @param nextDay        when the next day starts, in the zone of the counter's day
-     * @param firstRefusal   this is the first request refused on this date (worth a log line)
+     * @param nextDay        the next day's start, in the zone of the counter's day
+     * @param firstRefusal   the first request refused on this date (worth a log line)
      */
     public record Outcome(boolean allowed, long limit, long remaining, long nanosToNextDay, ZonedDateTime nextDay,
             boolean firstRefusal) {
     }
 
-    /**
-     * An idle counter is dropped this long after its date is over on both clocks (as far as its
-     * last request could tell), so a dropped counter is never one still in force.
-     */
+    /** Kept this long after its day is over on both clocks, so a dropped counter is never one in force. */
     static final Duration KEPT_AFTER_ITS_DAY = Duration.ofHours(1);
 
-    /** The calendar day. */
     static final Duration ONE_DAY = Duration.ofDays(1);
 
     private final Clock clock;
@@ -83,20 +52,13 @@ public final class DailyLimits {
     private final ZoneId zone;
     private final Duration dayLength;
     private final long maxCounters;
-    /** Days by zone: bounded by the zones the JVM knows (only those reach here). */
+    /** Bounded by the zones the JVM knows. */
     private final ConcurrentMap<ZoneId, Days> daysByZone = new ConcurrentHashMap<>();
     private final Cache<String, DayCounter> counters;
-    /** When what was kept was lost; null when nothing was. */
+    /** Null when nothing was lost. */
     private volatile Instant lostAt;
 
-    /**
-     * One app's counter as kept across a restart.
-     *
-     * @param app    the app
-     * @param zone   the zone of its day
-     * @param count  requests counted on that day
-     * @param endsAt when that day ends (wall clock)
-     */
+    /** @param endsAt when that day ends (wall clock) */
     public record Kept(String app, ZoneId zone, long count, Instant endsAt) {
         public Kept {
             Objects.requireNonNull(app, "app");
@@ -109,9 +71,8 @@ public final class DailyLimits {
     }
 
     /**
-     * @param clock       the wall clock: which date it is
-     * @param meter       the monotonic clock (nanoseconds): how long a day has run
-     * @param zone        the zone whose days count for apps without a zone of their own
+     * @param meter       the monotonic clock (ns)
+     * @param zone        for apps without a zone of their own
      * @param maxCounters most apps counted at once
      */
     public DailyLimits(Clock clock, TimeMeter meter, ZoneId zone, long maxCounters) {
@@ -119,14 +80,9 @@ public final class DailyLimits {
     }
 
     /**
-     * @param clock       the wall clock: which day it is
-     * @param meter       the monotonic clock (nanoseconds): how long a day has run
-     * @param zone        the zone whose days count for apps without a zone of their own
-     * @param dayLength   {@code P1D}: the zone's calendar days; anything else (tests, drills): "days"
-     *                    of exactly this length counted from the epoch, e.g. {@code PT30S}, shifted by
-     *                    the zone's standard offset scaled to that length (Kiritimati's +14 h in a
-     *                    24 s "day" is 14 s), so apps in different zones reset at different instants
-     * @param maxCounters most apps counted at once
+     * @param dayLength {@code P1D} for calendar days; anything else (tests, drills) cuts fixed "days"
+     *                  from the epoch, shifted by the zone's standard offset scaled to that length
+     *                  (Kiritimati's +14 h in a 24 s "day" is 14 s)
      */
     public DailyLimits(Clock clock, TimeMeter meter, ZoneId zone, Duration dayLength, long maxCounters) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -163,23 +119,17 @@ public final class DailyLimits {
                 .build();
     }
 
-    /** Counts one request for {@code app}, in the default zone, unless it already reached {@code perDay} today. */
     public Outcome count(String app, long perDay) {
         return count(app, perDay, null);
     }
 
-    /**
-     * Counts one request for {@code app} unless it already reached {@code perDay} today.
-     *
-     * @param appZone the app's zone (its owner's); null: the default zone
-     */
+    /** Counts one request for {@code app} unless it already reached {@code perDay} today; {@code appZone} null: the default zone. */
     public Outcome count(String app, long perDay, ZoneId appZone) {
         Days wanted = daysIn(appZone == null ? zone : appZone);
         Instant now = clock.instant();
         long mono = meter.currentTimeNanos();
-        // A read, not compute (issue 15: every request of one app waited on compute's map lock): the read sets
-        // the counter's expiry from its state before this count, which is late enough unless this count made the
-        // time it must be kept grow; then the expiry is set anew, so no counter in force is dropped.
+        // A read, not compute (issue 15: requests of one app waited on compute's map lock); the expiry is
+        // set anew only when this count made the counter's keep time grow.
         DayCounter counter = counters.get(app, a -> new DayCounter(now, mono, wanted, usedUp(wanted, now)));
         DayCounter.Counted counted = counter.count(now, mono, perDay, wanted);
         if (counted.moved()) {
@@ -188,17 +138,15 @@ public final class DailyLimits {
         return counted.outcome();
     }
 
-    /** True when what was kept was lost during the day that is {@code now}'s in {@code days}. */
     private boolean usedUp(Days days, Instant now) {
         Instant lost = lostAt;
         return lost != null && days.dayOf(lost) >= days.dayOf(now);
     }
 
     /**
-     * Every counter that counted a request, for {@link #restore} after a restart. With
-     * {@code reserve}, each count is written higher by what it counted since the last snapshot (as
-     * if requests went on at that pace until the gate was killed before the next one); without (a
-     * graceful stop), as it is. One caller at a time.
+     * Every counter that counted, for {@link #restore}. With {@code reserve}, each count is written
+     * higher by what it counted since the last snapshot, as if that pace went on until a kill; one
+     * caller at a time.
      */
     public synchronized List<Kept> snapshot(boolean reserve) {
         List<Kept> kept = new ArrayList<>();
@@ -208,11 +156,7 @@ public final class DailyLimits {
         return kept;
     }
 
-    /**
-     * Puts back a counter kept before a restart, unless its day has ended by the wall clock or the
-     * app counts already: its count stands until {@code kept.endsAt()}, and the counter moves on to
-     * the next day only at the first start of day (in its zone) at or after that.
-     */
+    /** Puts back a kept counter unless its day is over or the app counts already; it stands until {@code kept.endsAt()}. */
     public void restore(Kept kept) {
         Instant now = clock.instant();
         if (!kept.endsAt().isAfter(now)) {
@@ -222,20 +166,16 @@ public final class DailyLimits {
         counters.asMap().computeIfAbsent(kept.app(), app -> new DayCounter(now, mono, daysIn(kept.zone()), kept.count(), kept.endsAt()));
     }
 
-    /**
-     * What was kept is lost (a corrupt file): from now on an app's counter that opens during the
-     * day in force at {@code at} (in the app's zone) starts used up, until that day ends.
-     */
+    /** What was kept is lost: a counter opening during the day in force at {@code at} starts used up. */
     public void assumeUsedUpOn(Instant at) {
         lostAt = Objects.requireNonNull(at, "at");
     }
 
-    /** The default zone: whose days count for apps without a zone of their own. */
     public ZoneId zone() {
         return zone;
     }
 
-    /** How days are cut, for the log: calendar days, or fixed "days" of a length. */
+    /** For the log. */
     public String dayRule() {
         return dayLength.equals(ONE_DAY) ? "calendar days" : "days of " + dayLength + " from the epoch";
     }
@@ -245,20 +185,16 @@ public final class DailyLimits {
                 : FixedDays.of(dayLength.toMillis(), k, clock.instant()));
     }
 
-    /** Most apps counted at once. */
     public long maxCounters() {
         return maxCounters;
     }
 
-    /** Apps with a counter now (an estimate). */
+    /** An estimate. */
     public long size() {
         return counters.estimatedSize();
     }
 
-    /**
-     * How days are cut: which day an instant is in (a number that grows by one a day), when a day
-     * starts, and the zone to show it in. Equal days are the same days (a zone change is a change of days).
-     */
+    /** How days are cut; equal days are the same days (a zone change is a change of days). */
     interface Days {
         long dayOf(Instant now);
 
@@ -267,7 +203,6 @@ public final class DailyLimits {
         ZoneId zone();
     }
 
-    /** The zone's calendar days ({@code ZonedDateTime} rules: 23- and 25-hour days are what they are). */
     record CalendarDays(ZoneId zone) implements Days {
         @Override
         public long dayOf(Instant now) {
@@ -280,13 +215,9 @@ public final class DailyLimits {
         }
     }
 
-    /**
-     * "Days" of a fixed length in milliseconds from the epoch (a shortened day for tests and drills),
-     * starting {@code shiftMillis} early: the zone's standard offset scaled to the day's length.
-     */
+    /** Fixed-length "days" in ms from the epoch, starting {@code shiftMillis} early (the scaled standard offset). */
     record FixedDays(long millis, long shiftMillis, ZoneId zone) implements Days {
 
-        /** Days of {@code millis} shifted by {@code zone}'s standard offset at {@code now}, scaled. */
         static FixedDays of(long millis, ZoneId zone, Instant now) {
             long offsetMillis = zone.getRules().getStandardOffset(now).getTotalSeconds() * 1000L;
             return new FixedDays(millis, Math.floorDiv(offsetMillis * millis, ONE_DAY.toMillis()), zone);
@@ -303,10 +234,8 @@ public final class DailyLimits {
         }
     }
 
-    /** A count above any daily limit: the day is used up. */
     static final long USED_UP = Long.MAX_VALUE / 4;
 
-    /** {@code a + b}, or {@link Long#MAX_VALUE} where it would overflow. */
     static long saturatedAdd(long a, long b) {
         long sum = a + b;
         return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;

@@ -8,33 +8,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One app's daily counter for {@link DailyLimits}: its day (zone, date, when it ends on both
- * clocks) and the count. A request within the day takes no monitor (issue 15: every request of a
- * busy app waited on this counter's monitor, an eighth of the gate's time under wrk): the day is an
- * immutable {@link Period} read once, the count a compare-and-set that never passes the limit. The
- * monitor is taken only when the day may change: the wall clock reached the next day's start, the
- * app's zone changed, or the wall clock stepped back so far that the day must be kept longer.
- *
- * <p>A count racing with the opening of the next day lands in whichever day the count has when it
- * is set; it may count one request in the new day that belonged to the old one, never fewer.
+ * One app's counter for {@link DailyLimits} (which owns the day rule). A request within the day
+ * takes no monitor (issue 15: this monitor was an eighth of the gate's time under wrk): the day is
+ * an immutable {@link Period}, the count a compare-and-set that never passes the limit. A count
+ * racing the next day's opening may count one request in the new day, never fewer.
  */
 final class DayCounter {
 
-    /**
-     * How far the wall clock may say the day lasts longer than the monotonic clock does before the
-     * day's monotonic end is moved out (the clocks drift by milliseconds; a step back is hours).
-     */
+    /** How far the wall clock's day may outlast the monotonic one before its end moves out (drift is ms, a step back hours). */
     private static final long CLOCK_SLACK_NANOS = Duration.ofSeconds(1).toNanos();
 
     /**
-     * One day of this counter, never changed once made.
-     *
-     * @param days       how days are cut (zone)
      * @param date       the day's number in {@code days}
-     * @param nextStart  the next day's start (wall clock), worked out once per day
-     * @param next       the same, zoned, for the answer's {@code nextDay}
-     * @param endsAtMono when this day is over on the monotonic clock (ns); it never ends earlier than
-     *                   its wall-clock end as seen by any request
+     * @param nextStart  the next day's start (wall clock)
+     * @param endsAtMono when the day is over on the monotonic clock (ns); never before its wall-clock end
      */
     private record Period(DailyLimits.Days days, long date, Instant nextStart, ZonedDateTime next, long endsAtMono) {
 
@@ -42,7 +29,7 @@ final class DayCounter {
             return new Period(days, date, nextStart, nextStart.atZone(days.zone()), endsAtMono);
         }
 
-        /** Nanoseconds until this day is over on both clocks, seen at {@code now} and {@code mono}. */
+        /** Nanoseconds until this day is over on both clocks. */
         long wait(Instant now, long mono) {
             return Math.max(nanosUntil(now, nextStart), Math.max(0, endsAtMono - mono));
         }
@@ -50,12 +37,11 @@ final class DayCounter {
 
     private volatile Period period;
     private final AtomicLong count = new AtomicLong();
-    /** Whether a request was refused on this date (the first refusal is worth a log line). */
     private final AtomicBoolean refused = new AtomicBoolean();
-    /** The count at the last snapshot, for its reserve; under this counter's monitor. */
+    /** Under this counter's monitor. */
     private long countAtSnapshot;
 
-    /** A counter opening now; {@code usedUp}: what was kept was lost today, so today counts as used up. */
+    /** {@code usedUp}: what was kept was lost today. */
     DayCounter(Instant now, long mono, DailyLimits.Days days, boolean usedUp) {
         open(days, days.dayOf(now), now, mono);
         if (usedUp) {
@@ -63,7 +49,7 @@ final class DayCounter {
         }
     }
 
-    /** A counter kept before a restart: {@code kept} stands until {@code endsAt} (wall clock), at least. */
+    /** A counter kept before a restart: {@code kept} stands at least until {@code endsAt} (wall clock). */
     DayCounter(Instant now, long mono, DailyLimits.Days days, long kept, Instant endsAt) {
         this(now, mono, days, false);
         count.set(kept);
@@ -72,20 +58,11 @@ final class DayCounter {
         period = new Period(p.days(), p.date(), p.nextStart(), p.next(), Math.max(p.endsAtMono(), mono + nanosUntil(now, endsAt)));
     }
 
-    /**
-     * What one count said, and whether the time this counter must be kept grew with it (a later date,
-     * another zone, the wall clock stepped back): the expiry its read set is then too early.
-     */
+    /** {@code moved}: the time this counter must be kept grew, so the expiry its read set is too early. */
     record Counted(DailyLimits.Outcome outcome, boolean moved) {
     }
 
-    /**
-     * Counts one request unless {@code perDay} were counted on this date already.
-     *
-     * @param now    the wall clock
-     * @param mono   the monotonic clock (ns)
-     * @param wanted the app's days now (its zone may have changed)
-     */
+    /** @param wanted the app's days now (its zone may have changed) */
     Counted count(Instant now, long mono, long perDay, DailyLimits.Days wanted) {
         Period p = period;
         if (!now.isBefore(p.nextStart()) || !wanted.equals(p.days())
@@ -95,7 +72,6 @@ final class DayCounter {
         return new Counted(tally(p, now, mono, perDay), false);
     }
 
-    /** The count within {@code p}: a compare-and-set that never passes {@code perDay}. */
     private DailyLimits.Outcome tally(Period p, Instant now, long mono, long perDay) {
         long c;
         do {
@@ -108,11 +84,9 @@ final class DayCounter {
         return new DailyLimits.Outcome(true, perDay, perDay - c - 1, 0, p.next(), false);
     }
 
-    /** The day may change: a new date once both clocks agree, a move to {@code wanted}'s days, a longer end. */
     private synchronized Counted turn(Instant now, long mono, DailyLimits.Days wanted, long perDay) {
         Period p = period;
         long keptBefore = p.endsAtMono();
-        // Before the next day's start the wall clock's date is this one (or earlier: the clock stepped back).
         long wallDate = now.isBefore(p.nextStart()) ? p.date() : p.days().dayOf(now);
         if (wallDate > p.date() && mono - p.endsAtMono() >= 0) {
             open(p.days(), wallDate, now, mono);
@@ -135,10 +109,7 @@ final class DayCounter {
         period = Period.of(days, date, nextStart, mono + nanosUntil(now, nextStart));
     }
 
-    /**
-     * A change of zone: today runs on to the first start of day in {@code wanted} at or after its
-     * end (never earlier, so nothing is granted), with its count; then {@code wanted}'s days.
-     */
+    /** A zone change: today runs on to {@code wanted}'s first start of day at or after its end, so nothing is granted. */
     private void moveTo(DailyLimits.Days wanted) {
         Period p = period;
         Instant end = p.nextStart();
@@ -147,7 +118,7 @@ final class DayCounter {
         period = Period.of(wanted, newDate, newEnd, p.endsAtMono() + nanosUntil(end, newEnd));
     }
 
-    /** This counter as kept across a restart; empty when it counted nothing. */
+    /** Empty when it counted nothing. */
     synchronized Optional<DailyLimits.Kept> kept(String app, boolean reserve, Instant now, long mono) {
         long c = count.get();
         if (c == 0) {
@@ -161,15 +132,12 @@ final class DayCounter {
         return Optional.of(new DailyLimits.Kept(app, p.days().zone(), Math.min(written, DailyLimits.USED_UP), end));
     }
 
-    /**
-     * How long to keep this counter, seen at {@code mono} (ns): until its day is over on both clocks,
-     * then {@link DailyLimits#KEPT_AFTER_ITS_DAY}, so a dropped counter is never one still in force.
-     */
+    /** Until its day is over on both clocks, plus {@link DailyLimits#KEPT_AFTER_ITS_DAY}. */
     long keepFor(long mono) {
         return DailyLimits.saturatedAdd(Math.max(0, period.endsAtMono() - mono), DailyLimits.KEPT_AFTER_ITS_DAY.toNanos());
     }
 
-    /** Nanoseconds from {@code now} to {@code then}; 0 when it has passed, saturated a century ahead. */
+    /** 0 when passed; saturated a century ahead. */
     private static long nanosUntil(Instant now, Instant then) {
         Duration left = Duration.between(now, then);
         if (left.isNegative()) {

@@ -6,24 +6,19 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Strict IP address literals, never a name lookup: dotted-quad IPv4 (no short or octal forms) and
- * IPv6 (optionally in brackets; a zone id like {@code %eth0} is dropped). An IPv4-mapped IPv6
- * literal ({@code ::ffff:10.0.0.1}) is the IPv4 address, as Java reads it.
+ * Strict IP literals, never a name lookup: dotted-quad IPv4 (no short or octal forms) and IPv6
+ * (brackets allowed, a zone id dropped). {@code ::ffff:10.0.0.1} is the IPv4 address, as Java reads it.
  */
 public final class IpLiteral {
 
     private static final Pattern IPV4 = Pattern.compile(
             "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
-    /**
-     * Starts with a hex digit or a colon, has a colon, and only hex digits, colons and dots: then
-     * {@link InetAddress#getByName} reads it as an IPv6 literal or fails, and never asks a resolver.
-     */
+    /** Only hex digits, colons and dots with a colon: {@link InetAddress#getByName} then never asks a resolver. */
     private static final Pattern IPV6 = Pattern.compile("(?=[^:]*:)[0-9A-Fa-f:][0-9A-Fa-f:.]*");
 
     private IpLiteral() {
     }
 
-    /** The address {@code text} spells, or empty for anything that is not a plain IP literal. */
     public static Optional<InetAddress> parse(String text) {
         if (text == null) {
             return Optional.empty();
@@ -49,11 +44,7 @@ public final class IpLiteral {
         }
     }
 
-    /**
-     * An address as a proxy may write it in {@code X-Forwarded-For}: a literal, an IPv4 address with
-     * a port ({@code 203.0.113.7:51234}) or a bracketed IPv6 address with a port
-     * ({@code [2001:db8::1]:443}); the port is dropped.
-     */
+    /** As a proxy may write it in {@code X-Forwarded-For}: also {@code 203.0.113.7:51234} or {@code [2001:db8::1]:443}. */
     public static Optional<InetAddress> parseWithPort(String text) {
         if (text == null) {
             return Optional.empty();

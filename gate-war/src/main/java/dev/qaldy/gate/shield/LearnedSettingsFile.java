@@ -20,40 +20,33 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The gate's copy on disk of the owners' shield settings it learned, so a gate restarted while the
- * control plane is down keeps applying them: {@code {"next":S,"settings":[…],"complete":B}}, each
- * entry in the feed's shape, written atomically ({@link KeptFile}). {@code complete} is false while
- * the gate reads the feed again from its start after its copy was damaged: what it holds then is
- * not all the owners set, and a gate restarted meanwhile still counts it as unknown.
+ * The gate's copy on disk of the owners' shield settings, so a gate restarted during an outage keeps
+ * them: {@code {"next":S,"settings":[…],"complete":B}}, entries in the feed's shape, written
+ * atomically ({@link KeptFile}). {@code complete} is false while the feed is read again after a
+ * damaged copy, so a gate restarted meanwhile still counts the settings as unknown.
  */
 public final class LearnedSettingsFile {
 
-    /** What reading the copy found. */
     public sealed interface Read {
     }
 
-    /** The feed's position and the settings, as written; {@code complete}: all the owners set up to {@code next}. */
     public record Held(long next, List<OwnerSettings> settings, boolean complete) implements Read {
     }
 
-    /** No copy: this gate never learned anything (nothing to restore; config's settings apply). */
+    /** This gate never learned anything: config's settings apply. */
     public record Missing() implements Read {
     }
 
-    /**
-     * A copy that cannot be read whole: the gate wrote every entry itself, so any entry it cannot
-     * read means the file is damaged, and what the owners set is unknown until fetched again.
-     */
+    /** The gate wrote every entry itself, so any it cannot read means damage: settings unknown until fetched again. */
     public record Corrupt(String why) implements Read {
     }
 
-    /** Largest file read, bytes. */
+    /** Bytes. */
     static final long MAX_BYTES = 64L * 1024 * 1024;
 
     private LearnedSettingsFile() {
     }
 
-    /** Writes {@code settings} and the feed position {@code next} to {@code file}, atomically. */
     public static void write(Path file, long next, Collection<OwnerSettings> settings, boolean complete) throws IOException {
         JsonArrayBuilder all = Json.createArrayBuilder();
         settings.forEach(s -> all.add(s.toJson()));
@@ -61,7 +54,6 @@ public final class LearnedSettingsFile {
                 .toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Reads what {@link #write} wrote. */
     public static Read read(Path file) {
         byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {

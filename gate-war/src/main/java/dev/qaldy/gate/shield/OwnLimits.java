@@ -1,17 +1,13 @@
 package dev.qaldy.gate.shield;
 
 /**
- * The limits an app's owner set through the control plane, each 0 where the plan's value applies.
- * They only tighten: each is applied where it is lower than the plan's ({@link #tighten}), so an
- * owner can never give an app more than its plan (cost and abuse limits stay the cell's).
+ * The limits an app's owner set, 0 where the plan's applies. They only tighten
+ * ({@link #tighten}), so cost and abuse limits stay the cell's.
  *
- * @param perClientPerMinute requests a minute per client address on the app
- * @param perAppPerMinute    requests a minute for everyone on the app together
- * @param perAppPerDay       requests a day (the app's day, in its zone)
+ * @param perAppPerDay in the app's day, in its zone
  */
 public record OwnLimits(long perClientPerMinute, long perAppPerMinute, long perAppPerDay) {
 
-    /** Nothing set: the plan's limits. */
     public static final OwnLimits NONE = new OwnLimits(0, 0, 0);
 
     public OwnLimits {
@@ -20,15 +16,11 @@ public record OwnLimits(long perClientPerMinute, long perAppPerMinute, long perA
         }
     }
 
-    /** True when nothing is set. */
     public boolean none() {
         return perClientPerMinute == 0 && perAppPerMinute == 0 && perAppPerDay == 0;
     }
 
-    /**
-     * {@code plan} with every limit set here that is lower than the plan's; a lowered rate gets the
-     * default burst for it (ten seconds' worth), never more than the plan's burst.
-     */
+    /** A lowered rate gets its default burst (ten seconds' worth), never more than the plan's. */
     public Plan tighten(Plan plan) {
         if (none()) {
             return plan;

@@ -18,25 +18,21 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * What an app's owner set for its shield through the control plane, as the gate read it from
- * {@code GET /api/v1/internal/shield-settings} (docs/cell-contract.md): lower limits, user agents
- * and address ranges blocked on top of the cell's and config's, and the zone of the app's day.
+ * What an app's owner set for its shield, as read from {@code GET /api/v1/internal/shield-settings}
+ * (docs/cell-contract.md): lower limits, blocked user agents and ranges on top of config's, and the
+ * zone of the app's day.
  *
- * @param app               the app's name
- * @param sequence          of the change in the control plane (later changes have higher ones)
- * @param blockedUserAgents compiled patterns
- * @param deniedRanges      address ranges
- * @param limits            the owner's lower limits
- * @param dayZone           the zone whose days the daily limit counts for the app; null: the gate's default
+ * @param sequence later changes have higher ones
+ * @param dayZone  null: the gate's default
  */
 public record OwnerSettings(String app, long sequence, List<Pattern> blockedUserAgents, IpRanges deniedRanges, OwnLimits limits,
         ZoneId dayZone) {
 
-    /** Most patterns and ranges read per app (the control plane allows 20 and 50). */
+    /** The control plane allows 20 and 50. */
     static final int MAX_PATTERNS = 20;
     static final int MAX_RANGES = 50;
     static final int MAX_PATTERN_LENGTH = 200;
-    /** Longest zone id read (the control plane allows 64 characters). */
+    /** The control plane allows 64 characters. */
     static final int MAX_ZONE_LENGTH = 64;
 
     public OwnerSettings {
@@ -46,16 +42,14 @@ public record OwnerSettings(String app, long sequence, List<Pattern> blockedUser
         Objects.requireNonNull(limits, "limits");
     }
 
-    /** True when the owner set nothing (or the app was deleted): config's settings apply. */
+    /** The owner set nothing (or the app was deleted): config's settings apply. */
     public boolean none() {
         return blockedUserAgents.isEmpty() && deniedRanges.isEmpty() && limits.none() && dayZone == null;
     }
 
     /**
-     * Reads one entry of the feed. An entry without a valid app name or sequence is empty (skipped);
-     * a number that is not a whole number ≥ 1 counts as not set; a pattern that does not compile or
-     * a range that does not parse is left out and reported to {@code problems}, the rest still applies;
-     * so is a {@code dayZone} that is not a region id this JVM knows (the gate's default zone applies).
+     * Reads one feed entry; empty without a valid app name and sequence. A number not ≥ 1 counts as not
+     * set; a bad pattern, range or {@code dayZone} is left out and reported to {@code problems}.
      */
     public static Optional<OwnerSettings> read(JsonObject json, Consumer<String> problems) {
         String app = json.get("app") instanceof JsonString s ? s.getString() : null;
@@ -88,7 +82,7 @@ public record OwnerSettings(String app, long sequence, List<Pattern> blockedUser
         return Optional.of(new OwnerSettings(app, seq.longValue(), patterns, new IpRanges(ranges), limits, zone(json, app, problems)));
     }
 
-    /** The same shape the feed sends, for the gate's own copy on disk. */
+    /** The feed's shape, for the gate's own copy on disk. */
     public JsonObject toJson() {
         JsonArrayBuilder agents = Json.createArrayBuilder();
         blockedUserAgents.forEach(p -> agents.add(p.pattern()));
@@ -100,7 +94,6 @@ public record OwnerSettings(String app, long sequence, List<Pattern> blockedUser
                 .add("dayZone", dayZone == null ? JsonValue.NULL : Json.createValue(dayZone.getId())).build();
     }
 
-    /** The entry's {@code dayZone}: null when absent, null or not a region id this JVM knows (reported). */
     private static ZoneId zone(JsonObject json, String app, Consumer<String> problems) {
         JsonValue value = json.get("dayZone");
         if (value == null || value == JsonValue.NULL) {

@@ -14,40 +14,29 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The shield's token buckets (Bucket4j), in memory, keyed by what they count.
- *
- * <p>Time rules:
  * <ul>
- * <li>buckets run on a monotonic meter ({@code System.nanoTime} in the gate, never the wall
- * clock, which is Bucket4j's own default), so a wall-clock step neither refills nor drains one;
- * <li>a bucket is created full once and then only refills with time: a limit that changes (a
- * config reload or a settings refresh changing the app's plan) is applied to the existing bucket
- * keeping its tokens, capped at the new burst, never topped up;
- * <li>an idle bucket is dropped only once it would be full again anyway (its refill time after
- * its last use), so dropping it grants nothing. At most {@code maxBuckets} are kept; past that the
- * least valuable go first (Caffeine's size policy) — under a flood of new addresses, a dropped
- * half-empty bucket starts full again, the price of bounded memory.
- * <li>across a restart, {@link #snapshot} and {@link #restore} carry the buckets that were not
- * full ({@link ShieldMemory} keeps them on disk); across the restart itself only the wall clock
- * can measure time, so a restored bucket is refilled by the wall-clock time since the snapshot
- * (none if the clock went back). When what was kept is lost ({@link #assumeEmptySince}), every
- * bucket created within its refill time of the loss starts as if emptied at the loss.
+ * <li>Buckets run on a monotonic meter, never the wall clock (Bucket4j's default), so a clock step
+ * neither refills nor drains one.
+ * <li>A bucket is created full once and then only refills: a changed limit keeps its tokens,
+ * capped at the new burst, never topped up.
+ * <li>An idle bucket is dropped only once it would be full again, so dropping grants nothing; past
+ * {@code maxBuckets} Caffeine's size policy drops some early, the price of bounded memory.
+ * <li>Across a restart ({@link #snapshot}, {@link #restore}, on disk via {@link ShieldMemory}) a
+ * bucket refills by the wall-clock time since the snapshot; when that is lost,
+ * {@link #assumeEmptySince} applies.
  * </ul>
  */
 public final class RateLimiter {
 
-    /** What a bucket counts. */
     public enum Scope {
-        /** One client on one app. */
         CLIENT,
-        /** Everyone on one app. */
         APP,
-        /** One client on the public API. */
         API,
-        /** One client's sign-ins and sign-ups. */
+        /** Sign-ins and sign-ups. */
         SIGN_IN
     }
 
-    /** One bucket's key; {@code app} and {@code client} are empty where the scope has none. */
+    /** {@code app} and {@code client} are empty where the scope has none. */
     public record Key(Scope scope, String app, String client) {
         public Key {
             Objects.requireNonNull(scope, "scope");
@@ -73,24 +62,14 @@ public final class RateLimiter {
     }
 
     /**
-     * What a bucket said to one request.
-     *
-     * @param allowed       a token was taken
-     * @param limit         the bucket's capacity (its burst)
-     * @param remaining     tokens left
-     * @param nanosToRetry  until the next token (0 when allowed)
-     * @param nanosToFull   until the bucket is full again
+     * @param limit        the bucket's burst
+     * @param nanosToRetry until the next token (0 when allowed)
+     * @param nanosToFull  until the bucket is full again
      */
     public record Outcome(boolean allowed, long limit, long remaining, long nanosToRetry, long nanosToFull) {
     }
 
-    /**
-     * One bucket as kept across a restart.
-     *
-     * @param key    what it counts
-     * @param limit  the limit it was shaped by
-     * @param tokens tokens left (fewer than {@code limit.burst()}: full buckets are not kept)
-     */
+    /** @param tokens fewer than {@code limit.burst()}: full buckets are not kept */
     public record Kept(Key key, Limit limit, long tokens) {
         public Kept {
             Objects.requireNonNull(key, "key");
@@ -101,11 +80,10 @@ public final class RateLimiter {
         }
     }
 
-    /** A bucket and the limit it was last configured with. */
     private static final class Metered {
         final Bucket bucket;
         volatile Limit limit;
-        /** Tokens and meter time at the last snapshot; only the snapshot (one thread at a time) uses them. */
+        /** Used only by the snapshot (one thread at a time). */
         long tokensAtSnapshot = -1;
         long nanosAtSnapshot;
 
@@ -114,7 +92,7 @@ public final class RateLimiter {
             this.limit = limit;
         }
 
-        /** Applies {@code wanted} if it differs, keeping the tokens (capped), never refilling. */
+        /** Keeps the tokens (capped), never refills. */
         void conform(Limit wanted) {
             if (!wanted.equals(limit)) {
                 synchronized (this) {
@@ -127,20 +105,17 @@ public final class RateLimiter {
         }
     }
 
-    /** Kept a little past its refill time, so the last token taken has surely come back. */
+    /** So the last token taken has surely come back. */
     private static final long IDLE_SLACK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final TimeMeter meter;
     private final long maxBuckets;
     private final Cache<Key, Metered> buckets;
-    /** Meter time since which new buckets start as if emptied then; {@link #NEVER} when nothing was lost. */
+    /** Meter time since which new buckets start as if emptied then. */
     private volatile long emptySince = NEVER;
     private static final long NEVER = Long.MIN_VALUE;
 
-    /**
-     * @param meter      monotonic time source (nanoseconds); a wall-clock meter is refused
-     * @param maxBuckets most buckets kept
-     */
+    /** @param meter monotonic (ns); a wall-clock meter is refused */
     public RateLimiter(TimeMeter meter, long maxBuckets) {
         this.meter = Objects.requireNonNull(meter, "meter");
         this.maxBuckets = maxBuckets;
@@ -177,7 +152,6 @@ public final class RateLimiter {
                 .build();
     }
 
-    /** Takes one token from the bucket {@code key}, shaped by {@code limit}. */
     public Outcome take(Key key, Limit limit) {
         Metered metered = buckets.get(key, k -> new Metered(bucket(limit, initialTokens(limit)), limit));
         metered.conform(limit);
@@ -186,10 +160,7 @@ public final class RateLimiter {
                 probe.isConsumed() ? 0 : probe.getNanosToWaitForRefill(), probe.getNanosToWaitForReset());
     }
 
-    /**
-     * Gives back the token a request took from {@code key} when a later step refused it (the
-     * per-app bucket was empty): the client is not charged for a request that never went through.
-     */
+    /** Gives back a token when a later step refused the request (the per-app bucket was empty). */
     public void giveBack(Key key) {
         Metered metered = buckets.getIfPresent(key);
         if (metered != null) {
@@ -197,7 +168,6 @@ public final class RateLimiter {
         }
     }
 
-    /** A new bucket's tokens: full, unless what was kept was lost within its refill time. */
     private long initialTokens(Limit limit) {
         long since = emptySince;
         if (since == NEVER) {
@@ -211,10 +181,9 @@ public final class RateLimiter {
     }
 
     /**
-     * The buckets that are not full, each with its tokens, for {@link #restore} after a restart.
-     * With {@code reserve}, each is written with fewer tokens, by what it used since the last
-     * snapshot (as if it went on using them at that pace until the gate was killed before the next
-     * one), never below 0; without (a graceful stop), as it is. One caller at a time.
+     * The buckets not full, for {@link #restore}. With {@code reserve}, each is written with fewer
+     * tokens by what it used since the last snapshot, as if that pace went on until a kill; one caller
+     * at a time.
      */
     public synchronized List<Kept> snapshot(boolean reserve) {
         List<Kept> kept = new ArrayList<>();
@@ -236,11 +205,7 @@ public final class RateLimiter {
         return kept;
     }
 
-    /**
-     * Puts back a bucket kept before a restart, refilled by {@code elapsedMillis} of wall-clock
-     * time since it was kept (negative counts as none); one that would be full again is not put
-     * back, nor one the limiter holds already.
-     */
+    /** Puts back a kept bucket refilled by {@code elapsedMillis} (negative: none), unless full again or held already. */
     public void restore(Kept kept, long elapsedMillis) {
         long refilled = kept.limit().tokensRefilledIn(TimeUnit.MILLISECONDS.toNanos(Math.max(0, elapsedMillis)));
         long tokens = Math.min(kept.limit().burst(), kept.tokens() + refilled);
@@ -249,26 +214,20 @@ public final class RateLimiter {
         }
     }
 
-    /**
-     * What was kept is lost (a corrupt file): from now on, a bucket created within its refill time
-     * of {@code lostAtNanos} (meter time) starts as if emptied then (seed's rule: a limit that
-     * cannot be known counts as used up for the rest of its window, never as unused).
-     */
+    /** What was kept is lost ({@link ShieldMemory}'s rule): a bucket created within its refill time of {@code lostAtNanos} starts as if emptied then. */
     public void assumeEmptySince(long lostAtNanos) {
         emptySince = lostAtNanos;
     }
 
-    /** Most buckets held. */
     public long maxBuckets() {
         return maxBuckets;
     }
 
-    /** Buckets held now (an estimate). */
+    /** An estimate. */
     public long size() {
         return buckets.estimatedSize();
     }
 
-    /** Runs pending evictions (tests). */
     void cleanUp() {
         buckets.cleanUp();
     }

@@ -21,13 +21,10 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The shield step of the gate's hot path, right after routing and before the session: rate
- * limits, bot rules and daily limits ({@link ShieldRules}), all in the gate's memory with no call
- * to the control plane (seed: rate limits, bot rules and daily limits live in the gate and do not
- * depend on the API). Config is read once at start; buckets run on {@code System.nanoTime}, days
- * on the injected {@link Clock} guarded by the same monotonic clock. The counters outlive a restart
- * ({@link ShieldMemory}): read before the first request, written every
- * {@code qaldy.gate.shield.flush-interval} (default 1 s) in the background and when the gate stops.
+ * The shield step, after routing and before the session ({@link ShieldRules}), in the gate's memory
+ * with no call to the control plane (seed: rate limits, bot rules and daily limits do not depend on
+ * the API). Counters outlive a restart ({@link ShieldMemory}), written every
+ * {@code qaldy.gate.shield.flush-interval} and at stop.
  */
 @ApplicationScoped
 public class Shield {
@@ -63,7 +60,7 @@ public class Shield {
     private ShieldMemory memory;
     private ScheduledFuture<?> flushing;
 
-    /** Creates the bean when the application starts (a bad shield setting stops the deployment, not a request), then keeps its counters. */
+    /** Creates the bean at start, so a bad setting stops the deployment, not a request. */
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
         if (flushInterval.isNegative() || flushInterval.isZero()) {
             throw new IllegalStateException("qaldy.gate.shield.flush-interval must be positive: " + flushInterval);
@@ -100,22 +97,21 @@ public class Shield {
         }
     }
 
-    /** The shield's folder on disk ({@code qaldy.gate.shield-dir}, else {@code ${qaldy.var}/gate-shield}): counters and learned settings. */
+    /** {@code qaldy.gate.shield-dir}, else {@code ${qaldy.var}/gate-shield}: counters and learned settings. */
     public Path directory() {
         return ShieldMemory.directory(dir, var);
     }
 
-    /** The plan {@code app} is on (config's {@code qaldy.gate.shield.app.<app>.plan}, else free), before its owner's lower limits. */
+    /** Before its owner's lower limits. */
     public Plan plan(String app) {
         return rules.planOf(app);
     }
 
-    /** Each app's settings: config's, joined by what the gate learned from the control plane. */
     public ShieldSettings settings() {
         return rules.settings();
     }
 
-    /** The verdict on one request; a refusal is counted by reason and logged at FINE. */
+    /** A refusal is counted by reason and logged at FINE. */
     public ShieldVerdict check(ShieldTarget target, ShieldRequest req) {
         ShieldVerdict verdict = rules.check(target, req);
         if (verdict instanceof ShieldVerdict.Block block) {

@@ -22,42 +22,11 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Reads the shield's MicroProfile Config properties into {@link ShieldRules}, once at start; a
- * bad value stops the gate with the property's name. Defaults (also listed in
- * {@code META-INF/microprofile-config.properties}):
- *
- * <pre>
- * qaldy.gate.trusted-proxies                        (none)  CIDRs whose X-Forwarded-For is believed
- * qaldy.gate.shield.ipv6-client-prefix              64      IPv6 clients are counted per /64
- * qaldy.gate.shield.max-buckets                     100000  token buckets (and daily counters) kept
- * qaldy.gate.shield.denied-cidrs                    (none)  IPv4/IPv6 ranges refused with 403
- * qaldy.gate.shield.blocked-user-agents             (?i)sqlmap,(?i)nikto,(?i)masscan,(?i)zgrab,(?i)nuclei,(?i)wpscan
- * qaldy.gate.shield.require-user-agent              true
- * qaldy.gate.shield.allowed-methods                 GET,HEAD,POST,PUT,PATCH,DELETE,OPTIONS
- * qaldy.gate.shield.max-target-length               8192    characters of path and query
- * qaldy.gate.shield.max-header-count                100
- * qaldy.gate.shield.max-header-bytes                16384   characters of all header names and values
- * qaldy.gate.shield.day-zone                        UTC     the zone whose days the daily limit counts, unless the app's owner chose one
- * qaldy.gate.shield.day-length                      P1D     P1D: calendar days; shorter (tests, drills): fixed "days" from the epoch, shifted per zone
- * qaldy.gate.shield.max-learned-apps                100000  apps whose owner's settings (from the control plane) are kept
- * qaldy.gate.shield.plan.&lt;plan&gt;.per-client-per-minute  free: 600
- * qaldy.gate.shield.plan.&lt;plan&gt;.burst                  per-client-per-minute / 6 (free: 100)
- * qaldy.gate.shield.plan.&lt;plan&gt;.per-app-per-minute     free: 6000
- * qaldy.gate.shield.plan.&lt;plan&gt;.per-app-burst          per-app-per-minute / 6 (free: 1000)
- * qaldy.gate.shield.plan.&lt;plan&gt;.per-app-per-day        free: 100000
- * qaldy.gate.shield.api.per-client-per-minute       300     the public /api/, per client
- * qaldy.gate.shield.api.burst                       50
- * qaldy.gate.shield.sign-in.per-client-per-minute   30      POSTs to the sign-in paths, per client
- * qaldy.gate.shield.sign-in.burst                   20
- * qaldy.gate.shield.sign-in-paths                   /api/v1/sessions,/api/v1/people
- * qaldy.gate.shield.app.&lt;app&gt;.plan                     free
- * qaldy.gate.shield.app.&lt;app&gt;.blocked-user-agents      (none)  in addition to the cell's
- * qaldy.gate.shield.app.&lt;app&gt;.denied-cidrs             (none)  in addition to the cell's
- * </pre>
- *
- * A plan other than free takes the free plan's value for any rate or daily number it leaves out.
- * Per-plan and per-app keys are found by listing the property names, so they must come from
- * system properties or properties files (an environment variable's name does not say which app).
+ * Reads the shield's properties ({@code qaldy.gate.shield.*}, defaults and meanings in
+ * {@code META-INF/microprofile-config.properties}) into {@link ShieldRules}, once at start; a bad
+ * value stops the gate naming the property. A plan other than free takes the free plan's value for
+ * any number it leaves out. Per-plan and per-app keys are found by listing property names, so they
+ * must come from system properties or files, not environment variables.
  */
 public final class ShieldConfig {
 
@@ -74,22 +43,13 @@ public final class ShieldConfig {
     private final Function<String, Optional<String>> property;
     private final Logger log;
 
-    /**
-     * @param property a property's value, empty when it is not set
-     * @param log      where unknown keys and plans are warned about
-     */
+    /** @param property a property's value, empty when not set */
     public ShieldConfig(Function<String, Optional<String>> property, Logger log) {
         this.property = property;
         this.log = log;
     }
 
-    /**
-     * The shield's rules from config.
-     *
-     * @param names every property name the config knows (per-plan and per-app keys are found in it)
-     * @param clock the wall clock (which date it is)
-     * @param meter the monotonic clock for buckets and day lengths
-     */
+    /** @param names every property name the config knows (per-plan and per-app keys are found in it) */
     public ShieldRules rules(Iterable<String> names, Clock clock, TimeMeter meter) {
         long maxBuckets = number("qaldy.gate.shield.max-buckets", 100_000, 1);
         long ipv6Prefix = number("qaldy.gate.shield.ipv6-client-prefix", 64, 1);
@@ -124,7 +84,6 @@ public final class ShieldConfig {
                 signInPaths, new RateLimiter(meter, maxBuckets), new DailyLimits(clock, meter, zone, dayLength, maxBuckets), log);
     }
 
-    /** The free plan and every plan named in a {@code qaldy.gate.shield.plan.<plan>.<key>} property. */
     Map<String, Plan> plans(Iterable<String> names) {
         Set<String> named = new TreeSet<>();
         for (String name : names) {
@@ -161,7 +120,6 @@ public final class ShieldConfig {
         }
     }
 
-    /** Apps with a {@code qaldy.gate.shield.app.<app>.<key>} property, by name. */
     Map<String, AppShieldSettings> apps(Iterable<String> names, Map<String, Plan> plans) {
         Set<String> apps = new TreeSet<>();
         for (String name : names) {
@@ -188,7 +146,7 @@ public final class ShieldConfig {
         return settings;
     }
 
-    /** {@code rest} = {@code <name>.<key>} with a known key → [name, key]; unknown keys are warned about and skipped. */
+    /** {@code <name>.<key>} → [name, key]; an unknown key is warned about and gives null. */
     private String[] split(String rest, String property, Set<String> keys) {
         int dot = rest.lastIndexOf('.');
         if (dot <= 0 || !keys.contains(rest.substring(dot + 1))) {

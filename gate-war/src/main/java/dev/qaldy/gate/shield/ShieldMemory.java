@@ -15,28 +15,20 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Keeps the shield's counters across a restart, the way the spending cap's usage is kept: the
- * token buckets that are not full and every app's count of the day, written to
- * {@code shield-state.jsonl} in the shield's folder ({@link ShieldStateFile}; atomic, bounded by
- * the shield's bounds) every {@code qaldy.gate.shield.flush-interval} and when the gate stops, never
- * on a request; read once at start, before the first request. So a client limited before a restart
- * stays limited for the rest of its window, its minute's bucket and its app's day, with or without
- * the control plane.
+ * Keeps the shield's counters across a restart: buckets not full and each app's day count, in
+ * {@value #FILE} ({@link ShieldStateFile}) every {@code qaldy.gate.shield.flush-interval} and at stop,
+ * never on a request; read once at start. So a limited client stays limited, with or without the
+ * control plane.
  *
- * <p>What a SIGKILL loses is what was counted after the last write, at most one flush interval of
- * requests; to err toward "used", every periodic write reserves ahead: each count is written higher,
- * and each bucket lower, by what it used since the write before (as if that pace went on until the
- * kill). A graceful stop writes the exact counts. Time across the restart is measured by the wall
- * clock only (the monotonic one starts anew): a bucket refills by the wall-clock time since the write
- * (none if the clock went back), a day ends at its instant.
+ * <p>A SIGKILL loses at most one flush interval, so periodic writes reserve ahead: counts higher
+ * and buckets lower by what was used since the write before; a graceful stop writes exact counts.
+ * Across the restart only the wall clock measures time (none if it went back).
  *
- * <p>A file that cannot be read is set aside ({@code .refused}, one WARNING line) and what it held
- * counts as used up, never as unused: every bucket starts as if emptied when the file was last
- * written, and every app's day in force then counts as used up until it ends.
+ * <p>Seed: a limit that cannot be known counts as used up, never as unused. An unreadable file is
+ * set aside and every bucket starts as if emptied at its last write, every day in force then as used up.
  */
 public final class ShieldMemory {
 
-    /** The file's name in the shield's folder. */
     static final String FILE = "shield-state.jsonl";
 
     private final Path file;
@@ -49,11 +41,7 @@ public final class ShieldMemory {
     private List<DailyLimits.Kept> lastDays;
     private boolean failing;
 
-    /**
-     * @param dir   the shield's folder ({@link #directory})
-     * @param clock the wall clock
-     * @param meter the monotonic clock the buckets run on
-     */
+    /** @param dir the shield's folder ({@link #directory}) */
     public ShieldMemory(Path dir, RateLimiter buckets, DailyLimits days, Clock clock, TimeMeter meter, Logger log) {
         this.file = dir.resolve(FILE);
         this.buckets = Objects.requireNonNull(buckets, "buckets");
@@ -63,17 +51,16 @@ public final class ShieldMemory {
         this.log = Objects.requireNonNull(log, "log");
     }
 
-    /** The shield's folder: {@code qaldy.gate.shield-dir}, else {@code ${qaldy.var}/gate-shield}. */
+    /** {@code qaldy.gate.shield-dir}, else {@code ${qaldy.var}/gate-shield}. */
     public static Path directory(Optional<String> dir, String var) {
         return Path.of(dir.filter(d -> !d.isBlank()).orElse(var + "/gate-shield"));
     }
 
-    /** Where the counters are kept. */
     public Path file() {
         return file;
     }
 
-    /** Reads what was kept (at start, before the first request); see the class for a file that cannot be read. */
+    /** At start, before the first request. */
     public void restore() {
         ShieldStateFile.Read read = ShieldStateFile.read(file, buckets.maxBuckets() + days.maxCounters());
         Instant now = clock.instant();
@@ -103,7 +90,7 @@ public final class ShieldMemory {
         }
     }
 
-    /** When the file was last written, by its time stamp: no later than {@code now}, and {@code now} when unknown. */
+    /** By its time stamp, at most {@code now}; {@code now} when unknown. */
     private Instant lastWritten(Instant now) {
         try {
             Instant modified = Files.getLastModifiedTime(file).toInstant();
@@ -114,9 +101,8 @@ public final class ShieldMemory {
     }
 
     /**
-     * Writes the counters unless they are what was written last: with a reserve ahead
-     * ({@code graceful} false, the periodic write), or exactly (the gate stops). A failure is
-     * logged once until a write succeeds again, and tried again at the next flush.
+     * The periodic write ({@code graceful} false) reserves ahead and is skipped when nothing changed;
+     * the graceful one writes exact counts. A failure is logged once until a write succeeds.
      */
     public synchronized void flush(boolean graceful) {
         List<RateLimiter.Kept> nowBuckets = buckets.snapshot(!graceful);

@@ -6,17 +6,12 @@ import java.util.Enumeration;
 import java.util.List;
 
 /**
- * What the shield reads of a request, taken from the servlet request once so the rules are plain
- * code.
+ * What the shield reads of a request, taken once so the rules are plain code.
  *
- * @param method        the HTTP method
- * @param path          the request path as received (not decoded)
- * @param targetLength  characters of the request target: path plus {@code ?query}
- * @param headerCount   header lines
- * @param headerBytes   characters of all header names and values
- * @param userAgent     the first {@code User-Agent} value, or null
- * @param peer          the TCP peer's address ({@code getRemoteAddr()})
- * @param forwardedFor  every {@code X-Forwarded-For} value, in order
+ * @param path         as received, not decoded
+ * @param targetLength characters of path plus {@code ?query}
+ * @param headerBytes  characters of all header names and values
+ * @param userAgent    the first value, or null
  */
 public record ShieldRequest(String method, String path, int targetLength, int headerCount, long headerBytes, String userAgent,
         String peer, List<String> forwardedFor) {
@@ -25,7 +20,6 @@ public record ShieldRequest(String method, String path, int targetLength, int he
         forwardedFor = forwardedFor == null ? List.of() : List.copyOf(forwardedFor);
     }
 
-    /** Reads one servlet request. */
     public static ShieldRequest of(HttpServletRequest req) {
         String uri = req.getRequestURI();
         String query = req.getQueryString();
@@ -44,7 +38,7 @@ public record ShieldRequest(String method, String path, int targetLength, int he
                 req.getRemoteAddr(), values(req.getHeaders("X-Forwarded-For")));
     }
 
-    /** The values, in order; no list made for none (the usual case). */
+    /** No list made for none (the usual case). */
     private static List<String> values(Enumeration<String> values) {
         if (!values.hasMoreElements()) {
             return List.of();

@@ -15,25 +15,20 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The shield's checks for one request, in order, each local (nothing here calls the control
- * plane, so all of it works with the API stopped):
+ * The shield's checks for one request, in order, all local (they work with the API stopped):
  * <ol>
- * <li>for an app, while its owner's settings are unknown ({@link ShieldSettings#isKnown()}) → 503
- * {@code settings-unknown};
- * <li>the client's address ({@link ClientAddress}) in a denied range, the cell's or the app's → 403 {@code denied-ip};
- * <li>the request line and headers ({@link BotRules}) → 405, 414 or 431 {@code bot-rule};
- * <li>a missing or blocked user agent → 403 {@code bot-rule};
- * <li>rate limits ({@link RateLimiter}): for an app, the (client, app) bucket, then the app's
- * bucket, so a client over its own limit never drains the app's; for the API, the client's API
- * bucket, then for a sign-in or sign-up POST the client's sign-in bucket → 429 {@code rate-limit};
- * <li>for an app, its daily limit ({@link DailyLimits}, in the app's zone) → 429 {@code daily-limit},
- * {@code Retry-After} and {@code RateLimit-Reset} counting to the app's next day start.
+ * <li>an app whose owner's settings are unknown → 503 {@code settings-unknown};
+ * <li>a client address in a denied range, the cell's or the app's → 403 {@code denied-ip};
+ * <li>{@link BotRules}: request line and headers → 405, 414 or 431; user agent → 403 ({@code bot-rule});
+ * <li>{@link RateLimiter}: the (client, app) bucket before the app's, so one client never drains the
+ * app's; for the API the client's bucket, then its sign-in bucket → 429 {@code rate-limit};
+ * <li>the app's {@link DailyLimits} → 429 {@code daily-limit}, counting to the app's next day.
  * </ol>
- * Refused requests never reach a later step, so they are not counted against the daily limit.
+ * A refused request never reaches a later step, so it is not counted against the daily limit.
  */
 public final class ShieldRules {
 
-    /** IETF httpapi rate-limit header names (draft versions up to -06, widely implemented). */
+    /** IETF httpapi rate-limit header names (drafts up to -06, widely implemented). */
     public static final String LIMIT = "RateLimit-Limit";
     public static final String REMAINING = "RateLimit-Remaining";
     public static final String RESET = "RateLimit-Reset";
@@ -54,8 +49,8 @@ public final class ShieldRules {
     private final Logger log;
 
     /**
-     * @param plans       by name; must hold {@link Plan#FREE}, which stands in for any plan not listed
-     * @param signInPaths POSTs to these paths (decoded, no trailing slash) also count as sign-ins
+     * @param plans       must hold {@link Plan#FREE}, which stands in for any plan not listed
+     * @param signInPaths POSTs to these (decoded, no trailing slash) also count as sign-ins
      */
     public ShieldRules(ClientAddress clients, IpRanges deniedRanges, BotRules bots, ShieldSettings settings,
             Map<String, Plan> plans, Limit apiLimit, Limit signInLimit, Set<String> signInPaths,
@@ -76,7 +71,7 @@ public final class ShieldRules {
         this.log = log;
     }
 
-    /** The verdict on {@code req} headed for {@code target}; counts it when it passes. */
+    /** Counts the request when it passes. */
     public ShieldVerdict check(ShieldTarget target, ShieldRequest req) {
         String app = target instanceof ShieldTarget.App a ? a.name() : null;
         if (app != null && !settings.isKnown()) {
@@ -123,20 +118,16 @@ public final class ShieldRules {
         return new ShieldVerdict.Pass(client.map(InetAddress::getHostAddress).orElse(req.peer()));
     }
 
-    /** The plan {@code app} is on, before its owner's lower limits: free for a plan the gate does not know. */
+    /** Before its owner's lower limits; free for a plan the gate does not know. */
     public Plan planOf(String app) {
         return plans.getOrDefault(settings.forApp(app).plan(), plans.get(Plan.FREE));
     }
 
-    /**
-     * The limits in force for an app with these settings: its plan (free for a plan the gate does
-     * not know), lowered where its owner set lower limits.
-     */
+    /** The plan, lowered where the owner set lower limits. */
     Plan planOf(AppShieldSettings own) {
         return own.limits().tighten(plans.getOrDefault(own.plan(), plans.get(Plan.FREE)));
     }
 
-    /** True for a POST to a sign-in path, compared on the decoded path without a trailing slash. */
     boolean signIn(ShieldRequest req) {
         if (!"POST".equals(req.method()) || req.path() == null) {
             return false;
@@ -192,7 +183,7 @@ public final class ShieldRules {
         return blocked(ShieldReason.DAILY_LIMIT, Page.dailyLimitReached(app, opensAgain(today)), headers);
     }
 
-    /** E.g. {@code 2025-06-02 00:00 UTC} (with seconds when a shortened day starts within a minute). */
+    /** E.g. {@code 2025-06-02 00:00 UTC}; with seconds when a shortened day starts within a minute. */
     private static String opensAgain(DailyLimits.Outcome today) {
         DateTimeFormatter format = today.nextDay().getSecond() == 0 ? DAY_START : DAY_START_SECONDS;
         return format.format(today.nextDay()) + " " + today.nextDay().getZone().getId();
@@ -208,32 +199,27 @@ public final class ShieldRules {
         return new ShieldVerdict.Block(reason, page, headers);
     }
 
-    /** Whole seconds, rounded up. */
+    /** Rounded up. */
     static long seconds(long nanos) {
         return nanos <= 0 ? 0 : (nanos - 1) / TimeUnit.SECONDS.toNanos(1) + 1;
     }
 
-    /** The buckets (metrics). */
     public RateLimiter buckets() {
         return buckets;
     }
 
-    /** The daily counters (metrics). */
     public DailyLimits days() {
         return days;
     }
 
-    /** Where each app's settings come from: config, and what the gate learned from the control plane. */
     public ShieldSettings settings() {
         return settings;
     }
 
-    /** Every plan by name (the start-up summary). */
     public Map<String, Plan> plans() {
         return plans;
     }
 
-    /** A one-line summary for the log. */
     public String summary() {
         return "plans " + plans.values() + "; API " + apiLimit + " per client, sign-in " + signInLimit + " per client on POST "
                 + signInPaths + "; days in " + days.zone() + " unless an app's owner chose a zone (" + days.dayRule() + ")" + "; user agents blocked " + bots.blockedUserAgents()

@@ -7,18 +7,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * Where the shield gets each app's {@link AppShieldSettings}: the app's entry in config
- * ({@code qaldy.gate.shield.app.<app>.*}), joined by what its owner set through the control plane
- * as the gate last learned it ({@link #learn}; seed: per-app settings the gate last fetched stay in
- * force while the API is down), else {@link AppShieldSettings#DEFAULT}. Read per request, so it is
- * one map lookup: the joined settings are built when they are learned.
- *
- * <p>When the gate's copy on disk was damaged ({@link #unknown()}), what the owners set is unknown
- * until the gate has read the control plane's whole feed again ({@link #known()}): meanwhile the
- * shield refuses app traffic with 503 (fail closed: an owner may have blocked someone).
- *
- * <p>Bounded: at most {@code maxLearned} apps with settings of their owner; past that, new ones are
- * refused (config's settings keep applying to them) and {@link #learn} says so.
+ * Each app's {@link AppShieldSettings}: config ({@code qaldy.gate.shield.app.<app>.*}) joined with
+ * what its owner set through the control plane as last learned ({@link #learn}; seed: the last
+ * fetched settings stay in force while the API is down). Joined when learned, so a request costs one
+ * lookup. After a damaged copy on disk ({@link #unknown()}) app traffic gets 503 until the whole feed
+ * is read again (fail closed: an owner may have blocked someone). At most {@code maxLearned} apps.
  */
 public final class ShieldSettings {
 
@@ -28,21 +21,15 @@ public final class ShieldSettings {
     private final int maxLearned;
     private volatile boolean known = true;
 
-    /** @param configured per-app settings from config, by app name */
     public ShieldSettings(Map<String, AppShieldSettings> configured) {
         this(configured, 100_000);
     }
 
-    /**
-     * @param configured per-app settings from config, by app name
-     * @param maxLearned most apps whose owner's settings are kept
-     */
     public ShieldSettings(Map<String, AppShieldSettings> configured, int maxLearned) {
         this.configured = Collections.unmodifiableMap(new TreeMap<>(configured));
         this.maxLearned = maxLearned;
     }
 
-    /** The settings in force for {@code app}. */
     public AppShieldSettings forApp(String app) {
         AppShieldSettings own = joined.get(app);
         if (own != null) {
@@ -51,10 +38,7 @@ public final class ShieldSettings {
         return configured.getOrDefault(app, AppShieldSettings.DEFAULT);
     }
 
-    /**
-     * Takes what an app's owner set, unless the gate holds a later change for it; settings that set
-     * nothing make the gate forget the app's. False only when the bound is reached (not learned).
-     */
+    /** Unless a later change is held; settings that set nothing forget the app's. False only at the bound (not learned). */
     public synchronized boolean learn(OwnerSettings owner) {
         OwnerSettings held = learned.get(owner.app());
         if (held != null && held.sequence() >= owner.sequence()) {
@@ -74,34 +58,31 @@ public final class ShieldSettings {
         return true;
     }
 
-    /** False from {@link #unknown()} until {@link #known()}: the owners' settings cannot be known. */
     public boolean isKnown() {
         return known;
     }
 
-    /** What the owners set cannot be known (the copy on disk was damaged): forgets it, refuses app traffic. */
+    /** The copy on disk was damaged: forgets the owners' settings and refuses app traffic until {@link #known()}. */
     public synchronized void unknown() {
         learned.clear();
         joined.clear();
         known = false;
     }
 
-    /** The whole feed was read again: what the owners set is known. */
+    /** The whole feed was read again. */
     public void known() {
         known = true;
     }
 
-    /** The apps with settings of their own in config. */
     public Map<String, AppShieldSettings> configured() {
         return configured;
     }
 
-    /** How many apps' owner settings the gate holds. */
     public int learnedCount() {
         return learned.size();
     }
 
-    /** What the gate learned from the control plane, by app (a copy). */
+    /** A copy. */
     public Map<String, OwnerSettings> learned() {
         return new TreeMap<>(learned);
     }

@@ -26,18 +26,12 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Keeps the gate's copy of what app owners set for their shield through the control plane, in the
- * background: every {@code qaldy.gate.shield.refresh} (default 15 s) it asks
- * {@code GET /api/v1/internal/shield-settings?since=S} for the changes after the last one it read,
- * bounded by {@code qaldy.gate.shield.fetch-timeout} (5 s) per page and {@value #MAX_PAGES} pages,
- * and hands them to {@link ShieldSettings}. The hot path never waits for it: a request reads the
- * settings already held. While the API is down the gate keeps the last settings it knew (seed: per-app
- * settings the gate last fetched stay in force), also across a restart, from its copy on disk
- * ({@code qaldy.gate.shield-dir}, default {@code ${qaldy.var}/gate-shield}); an app it never learned
- * anything for gets config's settings. A copy that cannot be read is set aside
- * ({@code shield-settings.json.refused}, one WARNING line) and the gate reads the feed again from
- * its start; until it has read it whole, what the owners set is unknown and app traffic gets 503
- * ({@link ShieldSettings#unknown()}): never config's settings in place of an owner's.
+ * Keeps the owners' shield settings in the background: every {@code qaldy.gate.shield.refresh} it
+ * reads {@code GET /api/v1/internal/shield-settings?since=S} (at most {@value #MAX_PAGES} pages) into
+ * {@link ShieldSettings}; requests never wait for it. The last settings stay in force while the API
+ * is down (seed), also across a restart, from the copy in the shield's folder. An unreadable copy is
+ * set aside and the feed read again from its start; until then app traffic gets 503
+ * ({@link ShieldSettings#unknown()}), never config's settings in place of an owner's.
  */
 @ApplicationScoped
 public class ShieldSettingsFeed {
@@ -71,7 +65,6 @@ public class ShieldSettingsFeed {
     private boolean reachable = true;
     private ScheduledFuture<?> ticking;
 
-    /** Reads the copy on disk, then starts fetching changes, when the application starts. */
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
         synchronized (this) {
             LearnedSettingsFile.Read read = LearnedSettingsFile.read(file());
@@ -106,7 +99,7 @@ public class ShieldSettingsFeed {
         }
     }
 
-    /** One refresh: every change since the last one read, page by page, then the copy on disk. */
+    /** Every change since the last one read, page by page, then the copy on disk. */
     synchronized void tick() {
         long before = next;
         boolean knownNow = false;
@@ -139,7 +132,7 @@ public class ShieldSettingsFeed {
         }
     }
 
-    /** Writes what the gate holds to its copy on disk; a failure is logged (the next change tries again). */
+    /** A failure is logged; the next change tries again. */
     private void keep() {
         try {
             LearnedSettingsFile.write(file(), next, shield.settings().learned().values(), shield.settings().isKnown());
@@ -148,7 +141,7 @@ public class ShieldSettingsFeed {
         }
     }
 
-    /** Reads one page after {@link #next}; true when there is more. */
+    /** True when there is more. */
     private boolean fetchPage() throws IOException, InterruptedException {
         byte[] body = feed.page(PATH + "?since=" + next + "&limit=" + PAGE, fetchTimeout, MAX_ANSWER_BYTES, "shield settings");
         JsonObject json;

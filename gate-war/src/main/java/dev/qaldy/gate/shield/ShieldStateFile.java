@@ -25,31 +25,23 @@ import java.util.Locale;
 import java.util.zip.CRC32;
 
 /**
- * The shield's counters on disk ({@code shield-state.jsonl}), so a restarted gate goes on counting
- * where it stopped: JSON Lines, one line each, written whole and atomically ({@link KeptFile}).
- *
+ * The shield's counters on disk ({@code shield-state.jsonl}), JSON Lines, written atomically
+ * ({@link KeptFile}):
  * <pre>
  * {"file":"qaldy-gate-shield-state","v":1,"savedAtMs":1764547200000}
  * {"bucket":"client","app":"guestbook","client":"198.51.100.7","perMinute":600,"burst":100,"tokens":3}
  * {"day":"guestbook","zone":"UTC","count":41200,"endsAtMs":1764633600000}
  * {"end":2,"crc32":"5d1f0a3c"}
  * </pre>
- *
- * The last line counts the entries and carries the CRC-32 of every byte before it, so a file that
- * was cut short or changed is {@link Corrupt}, never read in part. Bounded: a line of at most
- * {@value #MAX_LINE} bytes, at most {@code maxEntries} entries.
+ * The end line counts the entries and holds the CRC-32 of every byte before it, so a cut or changed
+ * file is {@link Corrupt}, never read in part. Lines of at most {@value #MAX_LINE} bytes.
  */
 public final class ShieldStateFile {
 
-    /** What reading found. */
     public sealed interface Read {
     }
 
-    /**
-     * What was kept.
-     *
-     * @param savedAt when it was written (the gate's wall clock)
-     */
+    /** @param savedAt the gate's wall clock */
     public record Held(Instant savedAt, List<RateLimiter.Kept> buckets, List<DailyLimits.Kept> days) implements Read {
         public Held {
             buckets = List.copyOf(buckets);
@@ -57,23 +49,21 @@ public final class ShieldStateFile {
         }
     }
 
-    /** No file: nothing was counted yet (a gate's first start). */
+    /** A gate's first start. */
     public record Missing() implements Read {
     }
 
-    /** A file that cannot be read whole: what it held is unknown. */
     public record Corrupt(String why) implements Read {
     }
 
     static final String KIND = "qaldy-gate-shield-state";
     static final int VERSION = 1;
-    /** Longest line read, bytes. */
+    /** Bytes. */
     static final int MAX_LINE = 1024;
 
     private ShieldStateFile() {
     }
 
-    /** The file's bytes for {@code held}. */
     static byte[] encode(Held held) {
         StringBuilder text = new StringBuilder();
         text.append(Json.createObjectBuilder().add("file", KIND).add("v", VERSION).add("savedAtMs", held.savedAt().toEpochMilli())
@@ -98,12 +88,10 @@ public final class ShieldStateFile {
         return all;
     }
 
-    /** Writes {@code held} to {@code file}, atomically. */
     public static void write(Path file, Held held) throws IOException {
         KeptFile.write(file, encode(held));
     }
 
-    /** Reads what {@link #write} wrote, with at most {@code maxEntries} entries. */
     public static Read read(Path file, long maxEntries) {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
             return decode(in, maxEntries);
@@ -114,7 +102,6 @@ public final class ShieldStateFile {
         }
     }
 
-    /** Reads a file's bytes from {@code in}. */
     static Read decode(InputStream in, long maxEntries) throws IOException {
         try {
             return entries(in, maxEntries);
@@ -123,7 +110,6 @@ public final class ShieldStateFile {
         }
     }
 
-    /** A line longer than {@link #MAX_LINE}: never written by the gate. */
     private static final class LineTooLong extends IOException {
         private static final long serialVersionUID = 1L;
 
@@ -214,7 +200,7 @@ public final class ShieldStateFile {
                 Instant.ofEpochMilli(whole(entry, "endsAtMs")));
     }
 
-    /** The next line (without its '\n'), counted into {@code crc}; null at the end; longer than {@link #MAX_LINE}: an error. */
+    /** Without its '\n', counted into {@code crc}; null at the end. */
     private static String line(InputStream in, CRC32 crc) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         int b;

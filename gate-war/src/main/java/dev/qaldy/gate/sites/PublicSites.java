@@ -20,29 +20,21 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The public-site step of the hot path, before the session: may anyone open this app without
- * signing in? In order: a copy younger than the access freshness window → use it; else ask the
- * control plane ({@link VisibilityClient}) and let its answer replace the copy; only on a
- * control-plane failure (connect error, timeout, 5xx, full bulkhead, or not asked because the gate's
- * view of the control plane says failing, or is in doubt while a copy is held: {@link ControlPlaneHealth}) a copy younger
- * than the access memory (seed: 30 minutes from the API's answer) stands in. Fails closed: an app
- * the gate never learned is public is {@link Verdict#UNKNOWN}, never public; so is an answer outside
- * the contract, a gate error, and a "public" answer older than a sharing change the gate already
- * heard of. A change of kind reaches the gate as a sharing push (or its pull of the sharing
- * changes) and drops the copy at once. As for access answers (issue 3, {@link SyncState}): a fresh
- * copy is used without asking only while the gate is in touch with the sharing changes, and a copy
- * stands in for a failing control plane only when the gate was in touch right up to the failure.
+ * The public-site step, before the session: may anyone open this app without signing in? A fresh
+ * copy, else the control plane's answer ({@link VisibilityClient}), else on a control-plane failure
+ * (or while {@link ControlPlaneHealth} is in doubt and a copy is held) a copy younger than the access
+ * memory. Fails closed: an app never learned to be public, an answer outside the contract, a gate
+ * error, or a "public" older than a known sharing change is {@link Verdict#UNKNOWN}, never public.
+ * Copies count only as {@link SyncState} allows (issue 3), as for access.
  */
 @ApplicationScoped
 public class PublicSites {
 
-    /** Asks the control plane; {@link VisibilityClient#ask} in the server, a stand-in in tests. */
     @FunctionalInterface
     interface Asker {
         VisibilityAnswer ask(String app) throws ControlPlaneUnavailable;
     }
 
-    /** Whether the gate's view of the control plane is in doubt ({@link dev.qaldy.contract.health.UpstreamHealth#inDoubt}). */
     @FunctionalInterface
     interface Doubt {
         boolean now();
@@ -109,7 +101,7 @@ public class PublicSites {
         this.memory = new SiteMemory(clock, memoryAge, maxEntries);
     }
 
-    /** The decision for {@code app}; never throws (a failure inside the gate is {@link Verdict#UNKNOWN}). */
+    /** Never throws: a failure inside the gate is {@link Verdict#UNKNOWN}. */
     public SiteDecision check(String app) {
         try {
             return decide(app);
@@ -119,10 +111,7 @@ public class PublicSites {
         }
     }
 
-    /**
-     * The control plane's push: who may open {@code app} changed (a share, a revoke, a change of
-     * kind, a deletion). The app's copy is dropped before the push is answered.
-     */
+    /** The control plane's push: the app's copy is dropped before the push is answered. */
     public void sharingChanged(String app, long sharingVersion) {
         if (memory.sharingChanged(app, sharingVersion)) {
             log.log(Level.FINE, "gate: dropped what it remembered of whether {0} is public (sharing version {1})",
@@ -130,22 +119,18 @@ public class PublicSites {
         }
     }
 
-    /**
-     * A change pulled from the sharing-changes feed: applied like a push unless this gate already
-     * knows {@code app} at {@code sharingVersion} or newer (then older copies are never used already).
-     */
+    /** A pulled change: applied like a push unless the gate already knows {@code app} at that version or newer. */
     public void pulledChange(String app, long sharingVersion) {
         if (memory.newestVersion(app) < sharingVersion) {
             sharingChanged(app, sharingVersion);
         }
     }
 
-    /** Drops every copy: the gate missed sharing changes it can no longer learn (a gap in the sharing-changes feed). */
+    /** After a gap in the sharing-changes feed. */
     public void forgetAll() {
         memory.forgetAll();
     }
 
-    /** Copies held (for tests and metrics). */
     public long remembered() {
         return memory.size();
     }
@@ -157,7 +142,7 @@ public class PublicSites {
             return fromCopy(copy.get(), Source.FRESH_COPY);
         }
         if (copy.isPresent() && doubt.now() && sync.trustsCopies()) {
-            // The view is in doubt (a call or the heartbeat just got no answer): the copy stands in, nobody waits.
+            // In doubt: the copy stands in, nobody waits.
             return failed(app, new ControlPlaneUnavailable("control plane in doubt; not asked"));
         }
         VisibilityAnswer answer;
@@ -191,7 +176,7 @@ public class PublicSites {
         };
     }
 
-    /** A failure: the control plane's lets a young enough copy stand in; the gate's own never does. */
+    /** The control plane's failure lets a young enough copy stand in; the gate's own never does. */
     private SiteDecision failed(String app, Throwable failure) {
         if (FailureClass.of(failure) == FailureClass.GATE) {
             log.log(Level.WARNING, "gate: asking whether " + app + " is public failed inside the gate", failure);

@@ -6,34 +6,26 @@ import java.util.Objects;
 /**
  * Whether the gate lets a request into an app without a session.
  *
- * @param verdict   what it is
- * @param source    where the verdict came from
- * @param accountId for a public site, the account whose spending cap it counts against
+ * @param accountId for a public site, the account whose cap it counts against
  * @param basis     why, for logs
  */
 public record SiteDecision(Verdict verdict, Source source, long accountId, String basis) {
 
-    /** The response header that tells how a public site was let in: {@code asked}, {@code fresh-copy}, {@code outage-copy}. */
+    /** How a public site was let in: {@code asked}, {@code fresh-copy}, {@code outage-copy}. */
     public static final String HEADER = "X-Qaldy-Site";
 
-    /** The verdicts. */
     public enum Verdict {
-        /** Anyone may open it: forwarded without a session (shield and cap still apply). */
+        /** Forwarded without a session; shield and cap still apply. */
         PUBLIC,
-        /** Not public (an app behind sign-in, or no such app): the session and access steps decide. */
+        /** The session and access steps decide (also for no such app). */
         PRIVATE,
-        /**
-         * The gate cannot tell (the control plane fails and nothing is remembered, or it answered
-         * outside the contract): never public; without a session, 503.
-         */
+        /** The gate cannot tell: never public; without a session, 503. */
         UNKNOWN
     }
 
-    /** Where a verdict came from. */
     public enum Source {
         ASKED, FRESH_COPY, OUTAGE_COPY;
 
-        /** {@code asked}, {@code fresh-copy}, {@code outage-copy}. */
         public String header() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }

@@ -10,14 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * What the gate remembers of the control plane's visibility answers, one per app, in memory only:
- * a restarted gate knows no site, so during an outage it serves none it never learned about.
- *
- * <p>A copy is returned only while it is younger than the access memory (counted from the API's
- * answer, seed: 30 minutes) and carries the app's newest sharing version seen (from answers and
- * from the control plane's push, which a change of kind raises); at most {@code maxEntries} copies.
- * The newest-version map has one entry per app the control plane answered or pushed about (real
- * apps only: unknown apps record nothing), and is never evicted, or an older copy could count again.
+ * The control plane's visibility answers, one per app, in memory only: a restarted gate serves no
+ * site it never learned about. A copy is returned only while younger than the access memory (from
+ * the question it answers; seed: 30 minutes) and of the app's newest sharing version seen (answers
+ * and pushes). The newest-version map holds real apps only and is never evicted, or an older copy
+ * could count again.
  */
 public final class SiteMemory {
 
@@ -26,11 +23,7 @@ public final class SiteMemory {
     private final Cache<String, SiteCopy> copies;
     private final ConcurrentMap<String, Long> newestVersions = new ConcurrentHashMap<>();
 
-    /**
-     * @param clock      the gate's clock; copies age by it
-     * @param memory     how long a copy lasts after the API gave it (the access memory, seed: 30 minutes)
-     * @param maxEntries most copies kept (one per app)
-     */
+    /** @param memory how long a copy lasts from the question it answers (the access memory) */
     public SiteMemory(Clock clock, Duration memory, long maxEntries) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.memory = Objects.requireNonNull(memory, "memory");
@@ -41,7 +34,6 @@ public final class SiteMemory {
         this.copies = Caffeine.newBuilder().maximumSize(maxEntries).executor(Runnable::run).build();
     }
 
-    /** The copy for {@code app}, if younger than the access memory and of the app's newest sharing version. */
     public Optional<SiteCopy> recall(String app) {
         SiteCopy copy = copies.getIfPresent(app);
         if (copy == null) {
@@ -54,12 +46,7 @@ public final class SiteMemory {
         return Optional.of(copy);
     }
 
-    /**
-     * Learns a public or private answer to a question asked at {@code askedAtMs}.
-     *
-     * @return false for an answer older than the app's newest sharing version: not remembered, and
-     *         the caller must not rely on it
-     */
+    /** @return false for an answer older than the app's newest sharing version: not remembered, not to be relied on */
     public boolean learn(String app, boolean isPublic, long sharingVersion, long accountId, long askedAtMs) {
         long newest = newestVersions.merge(app, sharingVersion, Math::max);
         if (sharingVersion < newest) {
@@ -73,33 +60,26 @@ public final class SiteMemory {
         return true;
     }
 
-    /** The control plane says there is no such app: its copy goes. */
     public void forget(String app) {
         copies.invalidate(app);
     }
 
-    /**
-     * The control plane's push: who may open {@code app} changed (a share, a revoke, a change of
-     * kind, a deletion). Raises the app's newest version first, then drops its copy.
-     *
-     * @return true when a copy was dropped
-     */
+    /** The control plane's push (a share, a revoke, a change of kind, a deletion); true when a copy was dropped. */
     public boolean sharingChanged(String app, long sharingVersion) {
         newestVersions.merge(app, sharingVersion, Math::max);
         return copies.asMap().remove(app) != null;
     }
 
-    /** The newest sharing version seen for {@code app}; {@link Long#MIN_VALUE} before any. */
+    /** {@link Long#MIN_VALUE} before any. */
     public long newestVersion(String app) {
         return newestVersions.getOrDefault(app, Long.MIN_VALUE);
     }
 
-    /** Drops every copy (the gate missed sharing changes it can no longer learn: issue 3's feed gap). */
+    /** After a gap in the sharing-changes feed (issue 3). */
     public void forgetAll() {
         copies.invalidateAll();
     }
 
-    /** Copies held, approximately. */
     public long size() {
         return copies.estimatedSize();
     }

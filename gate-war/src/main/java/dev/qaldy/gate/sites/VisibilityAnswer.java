@@ -10,22 +10,18 @@ import java.io.StringReader;
 import java.util.Objects;
 
 /**
- * What the control plane said about whether anyone may open an app without signing in. Only a
- * well-formed {@code "visibility":"public"} for this very app is {@link Kind#PUBLIC}; every other
- * answer (another 4xx, an unreadable 2xx, an unknown visibility) is {@link Kind#UNUSABLE} and
- * never public.
+ * Whether anyone may open an app without signing in, as the control plane said. Only a well-formed
+ * {@code "visibility":"public"} for this very app is {@link Kind#PUBLIC}; anything else unreadable is
+ * {@link Kind#UNUSABLE}, never public.
  *
- * @param kind           what was said
- * @param sharingVersion the app's sharing version for public and private; -1 otherwise
- * @param accountId      the account whose spending cap the app counts against; {@link #NO_ACCOUNT} when none was named
+ * @param sharingVersion for public and private; -1 otherwise
+ * @param accountId      the account whose cap the app counts against; {@link #NO_ACCOUNT} when none was named
  * @param detail         for logs only
  */
 public record VisibilityAnswer(Kind kind, long sharingVersion, long accountId, String detail) {
 
-    /** No account named. */
     public static final long NO_ACCOUNT = -1;
 
-    /** The kinds of answer. */
     public enum Kind {
         PUBLIC, PRIVATE, UNKNOWN_APP, UNUSABLE
     }
@@ -35,10 +31,10 @@ public record VisibilityAnswer(Kind kind, long sharingVersion, long accountId, S
     }
 
     /**
-     * Reads the answer to {@code GET /api/v1/internal/apps/A/visibility}
-     * ({@code 200 {"app","kind","visibility":"public"|"private","sharingVersion","accountId"}}; unknown app: 404).
+     * Reads the answer to {@code GET /api/v1/internal/apps/A/visibility}:
+     * {@code 200 {"app","kind","visibility":"public"|"private","sharingVersion","accountId"}}, or 404.
      *
-     * @throws ControlPlaneUnavailable for a 5xx: the control plane failed, it did not answer
+     * @throws ControlPlaneUnavailable for a 5xx
      */
     public static VisibilityAnswer read(int status, String body, String app) throws ControlPlaneUnavailable {
         if (status >= 500) {

@@ -14,12 +14,9 @@ import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.eclipse.microprofile.faulttolerance.Timeout;
 
 /**
- * The one bean that asks the control plane whether an app is public, with its own
- * {@code @Timeout @Bulkhead} (tuned by the {@code VisibilityClient/ask/…} keys, which follow the
- * access client's {@code qaldy.gate.*} values). Like the access client, only a connection error, a
- * timeout or a 5xx counts as a control-plane failure; a 4xx is an answer. No circuit breaker of its
- * own (issue 14): {@link PublicSites} asks only while the gate's one view of the control plane says
- * it answers, and tells that view of every outcome.
+ * The one bean that asks whether an app is public, with its own {@code @Timeout @Bulkhead} (the
+ * {@code VisibilityClient/ask/…} keys). As for access, only a connection error, timeout or 5xx is a
+ * control-plane failure; no circuit breaker (issue 14): {@link PublicSites} consults the gate's one view.
  */
 @ApplicationScoped
 public class VisibilityClient {
@@ -30,7 +27,7 @@ public class VisibilityClient {
     @Inject
     CellSecrets secrets;
 
-    /** Connect and read timeout of the underlying client, ms; the same value as {@code @Timeout}. */
+    /** Ms; the same value as {@code @Timeout}. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.access-timeout-ms", defaultValue = "1000")
     long timeoutMillis;
@@ -42,11 +39,7 @@ public class VisibilityClient {
         api = control.client(ControlVisibilityApi.class, timeoutMillis);
     }
 
-    /**
-     * Asks whether anyone may open {@code app} without signing in.
-     *
-     * @throws ControlPlaneUnavailable when the control plane cannot be reached, times out, answers 5xx or a 4xx that is not its own
-     */
+    /** @throws ControlPlaneUnavailable when the control plane cannot be reached, times out, answers 5xx or a 4xx that is not its own */
     @Timeout(1000)
     @Bulkhead(32)
     public VisibilityAnswer ask(String app) throws ControlPlaneUnavailable {
