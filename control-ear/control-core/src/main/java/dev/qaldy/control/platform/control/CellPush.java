@@ -17,7 +17,7 @@ import java.util.logging.Logger;
 
 /**
  * One push of the control plane to every instance of one kind of edge component (the gates, the
- * runtime hosts), in parallel: each request carries the credential of {@code direction} and gets
+ * runtime hosts), in parallel: each request carries the credential made for that call and gets
  * {@code timeout}; {@link #post} returns once each has answered or timed out, with how each took
  * it. A 2xx answer is an acknowledgement; anything else is logged, never an error of the change the
  * push tells about (it is committed already).
@@ -41,7 +41,6 @@ public final class CellPush {
 
     private final String kind;
     private final List<String> urls;
-    private final ServiceDirection direction;
     private final Supplier<String> credential;
     private final Duration timeout;
     private final Logger log;
@@ -49,14 +48,12 @@ public final class CellPush {
     /**
      * @param kind       what the instances are, for the log ("gate", "runtime host")
      * @param urls       each instance's base URL, e.g. {@code http://127.0.0.1:8083}
-     * @param direction  the credential's direction, e.g. {@link ServiceDirection#CONTROL_TO_GATE}
-     * @param credential the secret of that direction, read when a push is sent
+     * @param credential the secret of the call's direction (e.g. control-to-gate), read when a push is sent
      */
-    public CellPush(String kind, List<String> urls, ServiceDirection direction, Supplier<String> credential, Duration timeout,
+    public CellPush(String kind, List<String> urls, Supplier<String> credential, Duration timeout,
             Logger log) {
         this.kind = kind;
         this.urls = List.copyOf(urls);
-        this.direction = direction;
         this.credential = credential;
         this.timeout = timeout;
         this.log = log;
@@ -77,11 +74,6 @@ public final class CellPush {
                 .toArray(CompletableFuture[]::new);
         CompletableFuture.allOf(pushes).join();
         return Map.copyOf(deliveries);
-    }
-
-    /** The instances' URLs, as configured. */
-    public List<String> urls() {
-        return urls;
     }
 
     private CompletableFuture<Delivery> send(String url, String path, String body, String contentType, String secret, String what) {
@@ -114,10 +106,5 @@ public final class CellPush {
             }
         }
         return false;
-    }
-
-    /** The direction its credential is made for. */
-    public ServiceDirection direction() {
-        return direction;
     }
 }

@@ -40,7 +40,7 @@ public class GateBroadcast {
 
     @PostConstruct
     void wire() {
-        push = new CellPush("gate", gates, ServiceDirection.CONTROL_TO_GATE, () -> keys.secret(ServiceDirection.CONTROL_TO_GATE),
+        push = new CellPush("gate", gates, () -> keys.secret(ServiceDirection.CONTROL_TO_GATE),
                 timeout, log);
     }
 

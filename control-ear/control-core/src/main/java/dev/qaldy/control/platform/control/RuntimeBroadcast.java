@@ -38,8 +38,7 @@ public class RuntimeBroadcast {
 
     @PostConstruct
     void wire() {
-        push = new CellPush("runtime host", hosts, ServiceDirection.CONTROL_TO_RUNTIME,
-                () -> keys.secret(ServiceDirection.CONTROL_TO_RUNTIME), timeout, log);
+        push = new CellPush("runtime host", hosts, () -> keys.secret(ServiceDirection.CONTROL_TO_RUNTIME), timeout, log);
     }
 
     /**
