@@ -1,0 +1,61 @@
+package dev.qaldy.control.platform.control;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import org.eclipse.persistence.sessions.Connector;
+import org.eclipse.persistence.sessions.DatasourceLogin;
+import org.eclipse.persistence.sessions.JNDIConnector;
+import org.eclipse.persistence.sessions.Session;
+import org.eclipse.persistence.sessions.SessionEvent;
+import org.eclipse.persistence.sessions.SessionEventAdapter;
+import org.flywaydb.core.api.output.MigrateResult;
+
+/**
+ * Migrates the schema ({@link SchemaMigrations}) when the persistence unit logs in with its database, so no
+ * query of the control plane ever meets an older schema; registered by {@link FailFastDatabase} after
+ * {@link StartWithoutDatabase}. A login without the database leaves it to {@link SchemaUpdate}. A failed
+ * migration fails the login, and so the deployment, with Flyway's message.
+ */
+public class MigrateAtLogin extends SessionEventAdapter {
+
+    private static final Logger LOG = Logger.getLogger(MigrateAtLogin.class.getName());
+
+    private final StartWithoutDatabase start;
+
+    MigrateAtLogin(StartWithoutDatabase start) {
+        this.start = start;
+    }
+
+    @Override
+    public void postLogin(SessionEvent event) {
+        if (start.startedWithoutDatabase()) {
+            return;
+        }
+        MigrateResult result = SchemaMigrations.migrate(dataSourceOf(event.getSession()));
+        LOG.log(Level.INFO, "schema: version {0} ({1} migrations applied now)",
+                new Object[] {result.targetSchemaVersion == null ? result.initialSchemaVersion : result.targetSchemaVersion,
+                        result.migrationsExecuted});
+    }
+
+    /** The data source the session's login connects through (persistence.xml's {@code jdbc/qaldy}). */
+    static DataSource dataSourceOf(Session session) {
+        Connector connector = ((DatasourceLogin) session.getDatasourceLogin()).getConnector();
+        if (connector instanceof StartWithoutDatabase.Deferring deferring) {
+            connector = deferring.wrapped();
+        }
+        if (!(connector instanceof JNDIConnector jndi)) {
+            throw new IllegalStateException("the persistence unit does not connect through a data source: " + connector);
+        }
+        if (jndi.getDataSource() != null) {
+            return jndi.getDataSource();
+        }
+        try {
+            return (DataSource) new InitialContext().lookup(jndi.getName());
+        } catch (NamingException e) {
+            throw new IllegalStateException("cannot look the data source up: " + jndi.getName(), e);
+        }
+    }
+}
