@@ -1,5 +1,10 @@
 package dev.qaldy.control.platform.control;
 
+import jakarta.transaction.InvalidTransactionException;
+import jakarta.transaction.SystemException;
+import jakarta.transaction.Transaction;
+import jakarta.transaction.TransactionManager;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
@@ -11,6 +16,7 @@ import org.eclipse.persistence.sessions.JNDIConnector;
 import org.eclipse.persistence.sessions.Session;
 import org.eclipse.persistence.sessions.SessionEvent;
 import org.eclipse.persistence.sessions.SessionEventAdapter;
+import org.eclipse.persistence.transaction.JTATransactionController;
 import org.flywaydb.core.api.output.MigrateResult;
 
 /**
@@ -34,10 +40,36 @@ public class MigrateAtLogin extends SessionEventAdapter {
         if (start.startedWithoutDatabase()) {
             return;
         }
-        MigrateResult result = SchemaMigrations.migrate(dataSourceOf(event.getSession()));
+        MigrateResult result = outsideTransaction(event.getSession(), () -> SchemaMigrations.migrate(dataSourceOf(event.getSession())));
         LOG.log(Level.INFO, "schema: version {0} ({1} migrations applied now)",
                 new Object[] {result.targetSchemaVersion == null ? result.initialSchemaVersion : result.targetSchemaVersion,
                         result.migrationsExecuted});
+    }
+
+    /**
+     * Runs {@code migration} with the caller's JTA transaction, if any, suspended: Open Liberty logs the unit
+     * in at its first use, inside a request's transaction, where Flyway's own commits are refused.
+     */
+    static MigrateResult outsideTransaction(Session session, Supplier<MigrateResult> migration) {
+        TransactionManager manager = session.getExternalTransactionController() instanceof JTATransactionController jta
+                ? jta.getTransactionManager() : null;
+        Transaction suspended = null;
+        try {
+            if (manager != null) {
+                suspended = manager.suspend();
+            }
+            return migration.get();
+        } catch (SystemException e) {
+            throw new IllegalStateException("cannot step out of the transaction to migrate the schema", e);
+        } finally {
+            if (suspended != null) {
+                try {
+                    manager.resume(suspended);
+                } catch (InvalidTransactionException | SystemException e) {
+                    throw new IllegalStateException("cannot resume the transaction after migrating the schema", e);
+                }
+            }
+        }
     }
 
     /** The data source the session's login connects through (persistence.xml's {@code jdbc/qaldy}). */
