@@ -17,7 +17,11 @@ import org.flywaydb.core.api.output.MigrateResult;
  */
 public final class SchemaMigrations {
 
-    /** Where the scripts are, on the control plane's class path. */
+    /**
+     * Where the scripts are, on the control plane's class path; its empty {@code flyway.location} file is
+     * how Flyway finds a folder inside an EAR on Open Liberty (without it Liberty's class loader hid the
+     * folder, and Flyway, finding no migrations, left the database empty).
+     */
     static final String LOCATION = "classpath:db/migration";
     /** Flyway's own table, in the database's default schema. */
     public static final String HISTORY_TABLE = "FLYWAY_SCHEMA_HISTORY";
@@ -37,6 +41,8 @@ public final class SchemaMigrations {
         return Flyway.configure(SchemaMigrations.class.getClassLoader())
                 .dataSource(database)
                 .locations(LOCATION)
+                .callbackLocations(LOCATION)
+                .failOnMissingLocations(true)
                 .table(HISTORY_TABLE)
                 .placeholders(placeholders(productOf(database)))
                 .baselineOnMigrate(true)
