@@ -20,7 +20,8 @@ public final class SchemaMigrations {
     /**
      * Where the scripts are, on the control plane's class path; its empty {@code flyway.location} file is
      * how Flyway finds a folder inside an EAR on Open Liberty (without it Liberty's class loader hid the
-     * folder, and Flyway, finding no migrations, left the database empty).
+     * folder, and Flyway, finding no migrations, left the database empty). {@code db/callback}, Flyway's
+     * default place for callbacks, is empty but for the same marker, so Liberty logs no error for it.
      */
     static final String LOCATION = "classpath:db/migration";
     /** Flyway's own table, in the database's default schema. */
@@ -41,7 +42,6 @@ public final class SchemaMigrations {
         return Flyway.configure(SchemaMigrations.class.getClassLoader())
                 .dataSource(database)
                 .locations(LOCATION)
-                .callbackLocations(LOCATION)
                 .failOnMissingLocations(true)
                 .table(HISTORY_TABLE)
                 .placeholders(placeholders(productOf(database)))
