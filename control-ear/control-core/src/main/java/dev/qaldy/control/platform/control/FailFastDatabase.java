@@ -10,7 +10,8 @@ import org.eclipse.persistence.sessions.Session;
  * database down every person waited 15 s for the 503 (found by {@code bin/qaldy drill}; seed: the
  * API answers a failure, it does not hang). One quick retry is kept, for a pooled connection that
  * went stale when the database restarted. It also registers {@link StartWithoutDatabase}, so the control
- * plane starts while its database is unreachable (issue 6).
+ * plane starts while its database is unreachable (issue 6), and {@link MigrateAtLogin}, which brings the
+ * schema up to date (issue 19).
  */
 public class FailFastDatabase implements SessionCustomizer {
 
@@ -25,6 +26,8 @@ public class FailFastDatabase implements SessionCustomizer {
             login.setQueryRetryAttemptCount(RETRIES);
             login.setDelayBetweenConnectionAttempts(RETRY_DELAY_MS);
         }
-        session.getEventManager().addListener(new StartWithoutDatabase());
+        StartWithoutDatabase start = new StartWithoutDatabase();
+        session.getEventManager().addListener(start);
+        session.getEventManager().addListener(new MigrateAtLogin(start));
     }
 }

@@ -31,8 +31,8 @@ import org.eclipse.persistence.sessions.server.ServerSession;
  * server's pool on each use anyway), so the login ends without the database; every later connection is
  * asked of the data source as before and fails until the database answers (requests get the 503 with
  * {@code Retry-After} of any database outage), then works, with no restart. Anything else that fails,
- * and every failure after the login, is thrown as before. The schema is checked once the database
- * answers ({@link SchemaUpdate}).
+ * and every failure after the login, is thrown as before. The schema is migrated at the login when the
+ * database answered it ({@link MigrateAtLogin}), else once it answers ({@link SchemaUpdate}).
  */
 public class StartWithoutDatabase extends SessionEventAdapter {
 
@@ -128,6 +128,11 @@ public class StartWithoutDatabase extends SessionEventAdapter {
             } catch (CloneNotSupportedException e) {
                 throw new IllegalStateException(e);
             }
+        }
+
+        /** The data source's own connector. */
+        Connector wrapped() {
+            return connector;
         }
 
         @Override
