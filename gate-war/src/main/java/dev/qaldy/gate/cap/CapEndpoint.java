@@ -11,7 +11,6 @@ import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.InternalCall;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
-import dev.qaldy.gate.platform.RefusalLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -45,7 +44,7 @@ public class CapEndpoint {
     CellSecrets secrets;
 
     @Inject
-    RefusalLog refusals;
+    InternalCall internal;
 
     public void receive(HttpServletRequest req, HttpServletResponse res) throws IOException {
         ServiceKeyring.Verdict verdict;
@@ -55,7 +54,7 @@ public class CapEndpoint {
             Pages.send(req, res, Page.unavailable());
             return;
         }
-        if (!InternalCall.refuse(verdict, req, res, secrets, refusals, "a cap-state call")) {
+        if (!internal.refuse(verdict, req, res, "a cap-state call")) {
             return;
         }
         Optional<CapKeeper> keeper = memory.keeper();
