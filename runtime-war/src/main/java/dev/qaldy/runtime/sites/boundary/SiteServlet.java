@@ -15,6 +15,7 @@ import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.platform.ErrorPages;
 import dev.qaldy.runtime.platform.ServiceRefusal;
 import dev.qaldy.runtime.platform.ServingException;
+import dev.qaldy.runtime.sandbox.boundary.CodeServlet;
 import dev.qaldy.runtime.sandbox.control.DataUnavailableException;
 import dev.qaldy.runtime.sandbox.control.JsonDepth;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
@@ -27,7 +28,6 @@ import dev.qaldy.runtime.sites.control.ServedFiles;
 import dev.qaldy.runtime.sites.control.StaticFiles;
 import jakarta.inject.Inject;
 import jakarta.servlet.annotation.WebServlet;
-import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
@@ -45,7 +45,6 @@ import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The runtime host's front door: every request the gate forwards comes through here, in this
@@ -63,7 +62,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 // "*.jsp" and "*.jspx" too: else the server's JSP servlet would answer those paths past the token check.
 @WebServlet(name = "site", urlPatterns = {"/", "*.jsp", "*.jspx"})
-public class SiteServlet extends HttpServlet {
+public class SiteServlet extends CodeServlet {
 
     private static final long serialVersionUID = 1L;
     public static final String TOKEN_HEADER = ServiceDirection.HEADER;
@@ -77,37 +76,16 @@ public class SiteServlet extends HttpServlet {
     static final int MAX_QUERY_PARAMETERS = 200;
 
     @Inject
-    transient CellCredentials credentials;
-    @Inject
-    transient AppCode appCode;
-    @Inject
     transient ServedFiles servedFiles;
-    @Inject
-    transient Sandbox sandbox;
-    @Inject
-    transient RunCap cap;
-    @Inject
-    transient Logger log;
-    @Inject
-    @ConfigProperty(name = "qaldy.runtime.retry-after", defaultValue = "PT30S")
-    transient Duration retryAfter;
-    /** Deepest JSON body passed to server.js, in levels of arrays and objects ({@link JsonDepth}); deeper → 400. */
-    @Inject
-    @ConfigProperty(name = "qaldy.runtime.max-json-depth", defaultValue = "256")
-    transient int maxJsonDepth = JsonDepth.DEFAULT_MAX;
 
     public SiteServlet() {
     }
 
+    /** As CDI wires it, with the default JSON depth; for tests. */
     public SiteServlet(CellCredentials credentials, AppCode appCode, ServedFiles servedFiles, Sandbox sandbox,
             RunCap cap, Logger log, Duration retryAfter) {
-        this.credentials = credentials;
-        this.appCode = appCode;
+        super(credentials, appCode, sandbox, cap, log, retryAfter, JsonDepth.DEFAULT_MAX);
         this.servedFiles = servedFiles;
-        this.sandbox = sandbox;
-        this.cap = cap;
-        this.log = log;
-        this.retryAfter = retryAfter;
     }
 
     @Override
