@@ -2,6 +2,7 @@ package dev.qaldy.gate.proxy;
 
 import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.contract.health.UpstreamHealth;
+import dev.qaldy.contract.http.ProblemJson;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
@@ -12,9 +13,7 @@ import dev.qaldy.gate.platform.Pages;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.logging.Level;
@@ -223,17 +222,10 @@ public final class ControlForwarder {
             return;
         }
         res.resetBuffer();
-        res.setStatus(page.status());
         Pages.securityHeaders(res);
-        res.setHeader("Cache-Control", "no-store");
         if (page.status() == 503) {
             res.setHeader("Retry-After", Integer.toString(Page.RETRY_AFTER_SECONDS));
         }
-        byte[] body = Pages.problemJson(page).getBytes(StandardCharsets.UTF_8);
-        res.setContentType("application/problem+json");
-        res.setContentLength(body.length);
-        try (OutputStream out = res.getOutputStream()) {
-            out.write(body);
-        }
+        ProblemJson.write(res, page.status(), page.type(), page.title(), page.sentence(), false);
     }
 }

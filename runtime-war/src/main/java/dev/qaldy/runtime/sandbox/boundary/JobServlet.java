@@ -2,6 +2,7 @@ package dev.qaldy.runtime.sandbox.boundary;
 
 import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.contract.data.DataGrants;
+import dev.qaldy.contract.http.JsonAnswer;
 import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.runtime.bundles.control.AppCode;
 import dev.qaldy.runtime.bundles.entity.Bundle;
@@ -27,8 +28,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.UUID;
@@ -143,13 +142,6 @@ public class JobServlet extends CodeServlet {
         if (outcome.error() != null) {
             json.add("error", outcome.error());
         }
-        byte[] body = json.build().toString().getBytes(StandardCharsets.UTF_8);
-        response.setStatus(200);
-        response.setContentType("application/json");
-        response.setHeader("Cache-Control", "no-store");
-        response.setContentLength(body.length);
-        try (OutputStream out = response.getOutputStream()) {
-            out.write(body);
-        }
+        JsonAnswer.write(response, 200, json.build().toString());
     }
 }
