@@ -319,7 +319,7 @@ public class GateFilter extends HttpFilter {
         AccessDecision decision = access.check(app, session);
         res.setHeader(AccessDecision.HEADER, decision.header());
         if (decision.allowed()) {
-            if (cap.admit(app, decision.accountId(), req, res)) { // step 4: over the cap the app is asleep
+            if (cap.admit(app, decision.accountId(), req, res)) { // step 5: over the cap the app is asleep
                 proxy.toRuntime(app, session, req, res);
             }
             return;
