@@ -47,18 +47,13 @@ import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
 /**
- * The runtime host's front door: every request the gate forwards comes through here, in this
- * order: service token → app → path → live version and bundle ({@link AppCode}) → a handler
- * ({@code /api/…}, only while the app's account is under its spending cap: {@link RunCap}) or a
- * static file. A request that names no person (a public site's visitor) never runs server code:
- * every path is a static file. Each step is a small method; each refusal is the host's own
- * page or problem JSON. {@code X-Qaldy-Code} tells where the code came from ({@code api},
- * {@code memory}, {@code dc-copy}). While the control plane cannot be asked, handlers run from the
- * remembered bundle, but a static file is answered only if this data centre served it before.
- * {@code Server-Timing: runtime-control;dur=<ms>;desc="<n> calls"} tells what this request waited
- * on the host's calls to the control plane (none while the host's view says it is failing).
- * Mapped to {@code /} (the default servlet), so the server's own endpoints such as
- * {@code /health} keep their mappings.
+ * The runtime host's front door for every request the gate forwards: service token → app → path →
+ * live version and bundle ({@link AppCode}) → a handler ({@code /api/…}, only for a person the gate
+ * named and under the spending cap: {@link RunCap}) or a static file. {@code X-Qaldy-Code} tells
+ * where the code came from. While the control plane cannot be asked, a static file is answered only
+ * if this data centre served it before (seed). {@code Server-Timing: runtime-control;dur=<ms>;desc="<n> calls"}
+ * tells what this request waited on the control plane. Mapped to {@code /} (the default servlet), so
+ * the server's own endpoints such as {@code /health} keep their mappings.
  */
 // "*.jsp" and "*.jspx" too: else the server's JSP servlet would answer those paths past the token check.
 @WebServlet(name = "site", urlPatterns = {"/", "*.jsp", "*.jspx"})
