@@ -1,2 +1,2 @@
-/** HTTP helpers the edge's callers of the control plane share: answer bodies bounded in size. */
+/** HTTP rules the gate and the runtime host share: problem JSON (written and recognised), JSON answers, bodies read within a bound. */
 package dev.qaldy.contract.http;

@@ -1,12 +1,8 @@
 package dev.qaldy.gate.access;
 
+import dev.qaldy.gate.platform.AppAnswer;
 import dev.qaldy.gate.platform.ControlPlaneUnavailable;
-import jakarta.json.Json;
 import jakarta.json.JsonNumber;
-import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonString;
-import java.io.StringReader;
 import java.util.Objects;
 
 /**
@@ -19,7 +15,7 @@ import java.util.Objects;
  */
 public record AccessAnswer(Kind kind, long sharingVersion, String detail, long accountId) {
 
-    public static final long NO_ACCOUNT = -1;
+    public static final long NO_ACCOUNT = AppAnswer.NO_ACCOUNT;
 
     public enum Kind {
         ALLOW, DENY, UNKNOWN_APP, UNUSABLE
@@ -41,41 +37,22 @@ public record AccessAnswer(Kind kind, long sharingVersion, String detail, long a
      * @throws ControlPlaneUnavailable for a 5xx
      */
     public static AccessAnswer read(int status, String body, String app, long personId) throws ControlPlaneUnavailable {
-        if (status >= 500) {
-            throw new ControlPlaneUnavailable("access answered HTTP " + status);
+        AppAnswer answer = AppAnswer.read(status, body, app, "access");
+        if (answer.unknownApp()) {
+            return new AccessAnswer(Kind.UNKNOWN_APP, -1, answer.why());
         }
-        if (status == 404) {
-            return new AccessAnswer(Kind.UNKNOWN_APP, -1, "HTTP 404");
+        if (!answer.usable()) {
+            return unusable(answer.why());
         }
-        if (status != 200) {
-            return unusable("HTTP " + status);
-        }
-        JsonObject json;
-        try (JsonReader reader = Json.createReader(new StringReader(body == null ? "" : body))) {
-            json = reader.readObject();
-        } catch (RuntimeException e) {
-            return unusable("unreadable body: " + e.getClass().getSimpleName());
-        }
-        if (!app.equals(json.get("app") instanceof JsonString s ? s.getString() : null)) {
-            return unusable("answer for another app");
-        }
-        if (!(json.get("personId") instanceof JsonNumber person) || !person.isIntegral()
-                || person.longValue() != personId) {
+        if (!(answer.json().get("personId") instanceof JsonNumber person) || !person.isIntegral() || person.longValue() != personId) {
             return unusable("answer for another person");
         }
-        if (!(json.get("sharingVersion") instanceof JsonNumber version) || !version.isIntegral()) {
-            return unusable("no sharing version");
-        }
-        long account = json.get("accountId") instanceof JsonNumber a && a.isIntegral() && a.longValue() > 0
-                ? a.longValue() : NO_ACCOUNT;
-        String decision = json.get("decision") instanceof JsonString d ? d.getString() : null;
-        if ("allow".equals(decision)) {
-            return new AccessAnswer(Kind.ALLOW, version.longValue(), "allow", account);
-        }
-        if ("deny".equals(decision)) {
-            return new AccessAnswer(Kind.DENY, version.longValue(), "deny", account);
-        }
-        return unusable("unknown decision " + decision);
+        String decision = answer.text("decision");
+        return switch (decision == null ? "" : decision) {
+            case "allow" -> new AccessAnswer(Kind.ALLOW, answer.sharingVersion(), "allow", answer.accountId());
+            case "deny" -> new AccessAnswer(Kind.DENY, answer.sharingVersion(), "deny", answer.accountId());
+            default -> unusable("unknown decision " + decision);
+        };
     }
 
     private static AccessAnswer unusable(String detail) {

@@ -2,8 +2,8 @@ package dev.qaldy.gate.cap;
 
 import dev.qaldy.contract.cap.CapKeeper;
 import dev.qaldy.contract.cap.CapKeeper.Held;
-import dev.qaldy.contract.cap.CapKeeper.Offer;
-import dev.qaldy.contract.cap.CapStates;
+import dev.qaldy.contract.cap.PushedCapState;
+import dev.qaldy.contract.http.JsonAnswer;
 import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.contract.keys.ServiceKeyring;
 import dev.qaldy.gate.platform.CellSecrets;
@@ -11,7 +11,6 @@ import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.InternalCall;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
-import dev.qaldy.gate.platform.RefusalLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -20,8 +19,6 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -36,7 +33,7 @@ import java.util.Optional;
 public class CapEndpoint {
 
     /** The path, matched exactly on the raw request URI. */
-    public static final String PATH = "/.qaldy/internal/cap-states";
+    public static final String PATH = PushedCapState.PATH;
 
     @Inject
     CapMemory memory;
@@ -45,7 +42,7 @@ public class CapEndpoint {
     CellSecrets secrets;
 
     @Inject
-    RefusalLog refusals;
+    InternalCall internal;
 
     public void receive(HttpServletRequest req, HttpServletResponse res) throws IOException {
         ServiceKeyring.Verdict verdict;
@@ -55,7 +52,7 @@ public class CapEndpoint {
             Pages.send(req, res, Page.unavailable());
             return;
         }
-        if (!InternalCall.refuse(verdict, req, res, secrets, refusals, "a cap-state call")) {
+        if (!internal.refuse(verdict, req, res, "a cap-state call")) {
             return;
         }
         Optional<CapKeeper> keeper = memory.keeper();
@@ -73,24 +70,16 @@ public class CapEndpoint {
         }
     }
 
-    private void push(CapKeeper keeper, HttpServletRequest req, HttpServletResponse res) throws IOException {
-        byte[] body = req.getInputStream().readNBytes(CapStates.MAX_LENGTH + 1);
-        if (body.length > CapStates.MAX_LENGTH) {
-            Pages.send(req, res, Page.badRequest("A cap state is a compact JWS of at most " + CapStates.MAX_LENGTH + " characters."));
+    private static void push(CapKeeper keeper, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        PushedCapState answer = PushedCapState.offer(keeper, req.getInputStream(), "gate");
+        if (answer.json() != null) {
+            json(res, answer.status(), answer.json());
             return;
         }
-        Offer offer = keeper.offer(new String(body, StandardCharsets.US_ASCII).trim());
-        if (offer instanceof Offer.Accepted accepted) {
-            json(res, 200, Json.createObjectBuilder().add("result", "accepted").add("sequence", accepted.state().sequence()).build().toString());
-        } else if (offer instanceof Offer.AlreadyHeld held) {
-            json(res, 200, Json.createObjectBuilder().add("result", "already-held").add("sequence", held.state().sequence()).build().toString());
-        } else {
-            Offer.Refused refused = (Offer.Refused) offer;
-            Page page = new Page(409, "cap-state-refused", "Cap state refused",
-                    "The gate refused this cap state (" + refused.reason().slug() + ") and keeps the one it holds.", null, null);
-            res.setHeader("X-Qaldy-Cap-Refusal", refused.reason().slug());
-            Pages.send(req, res, page);
+        if (answer.refusal() != null) {
+            res.setHeader(PushedCapState.REFUSAL_HEADER, answer.refusal());
         }
+        Pages.send(req, res, new Page(answer.status(), answer.type(), answer.title(), answer.detail(), null, null));
     }
 
     /** What the gate holds, as JSON. */
@@ -113,14 +102,7 @@ public class CapEndpoint {
     }
 
     private static void json(HttpServletResponse res, int status, String json) throws IOException {
-        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         Pages.securityHeaders(res);
-        res.setHeader("Cache-Control", "no-store");
-        res.setStatus(status);
-        res.setContentType("application/json");
-        res.setContentLength(bytes.length);
-        try (OutputStream out = res.getOutputStream()) {
-            out.write(bytes);
-        }
+        JsonAnswer.write(res, status, json);
     }
 }

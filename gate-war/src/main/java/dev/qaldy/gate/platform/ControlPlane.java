@@ -37,11 +37,7 @@ public class ControlPlane {
 
     /** As {@link ProblemJson#fromTheApi}, and false for a 5xx. */
     public static boolean isApiAnswer(int status, String contentType) {
-        return status < 400 || (status < 500 && isProblemJson(contentType));
-    }
-
-    public static boolean isProblemJson(String contentType) {
-        return contentType != null && contentType.trim().toLowerCase(java.util.Locale.ROOT).startsWith("application/problem+json");
+        return status < 500 && ProblemJson.fromTheApi(status, contentType);
     }
 
     @Inject

@@ -1,34 +1,25 @@
 package dev.qaldy.gate.platform;
 
+import dev.qaldy.contract.health.ControlPlaneWatch;
 import dev.qaldy.contract.health.UpstreamHealth;
 import jakarta.annotation.PostConstruct;
-import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.logging.Logger;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /**
- * The gate's one view of the control plane ({@link UpstreamHealth}, issue 14), fed by every call and
+ * The gate's one view of the control plane ({@link ControlPlaneWatch}), fed by every call and
  * consulted by every check that has a copy to answer with (access, public sites, the cap fetch, the
  * internal feeds): while failing they do not call it. Webhooks, app data and the API proxy have no
- * copy and call anyway. The probe ({@code GET /api/v1/ping}) runs on a managed thread; metric
- * {@value #FAILING_METRIC} is 1 while failing; a request's waits are its {@code Server-Timing}
- * entry {@value #TIMING_METRIC}.
+ * copy and call anyway. Metric {@value #FAILING_METRIC} is 1 while failing; a request's waits are its
+ * {@code Server-Timing} entry {@value #TIMING_METRIC}.
  */
 @ApplicationScoped
-public class ControlPlaneHealth {
+public class ControlPlaneHealth extends ControlPlaneWatch {
 
     static final String FAILING_METRIC = "qaldy_gate_control_plane_failing";
     public static final String TIMING_METRIC = "gate-control";
@@ -37,32 +28,7 @@ public class ControlPlaneHealth {
     GateConfig config;
 
     @Inject
-    Clock clock;
-
-    @Inject
-    Logger log;
-
-    @Inject
     MetricRegistry registry;
-
-    @Resource
-    ManagedThreadFactory threads;
-
-    @Inject
-    @ConfigProperty(name = "qaldy.health.probe-interval", defaultValue = "PT0.5S")
-    Duration probeInterval;
-
-    @Inject
-    @ConfigProperty(name = "qaldy.health.probe-timeout", defaultValue = "PT1S")
-    Duration probeTimeout;
-
-    /** Issue 14: a hang is found by the heartbeat, not by a person. */
-    @Inject
-    @ConfigProperty(name = "qaldy.health.heartbeat", defaultValue = "PT0.5S")
-    Duration heartbeat;
-
-    private UpstreamHealth view;
-    private Runnable stopProber;
 
     /** A call on a request's behalf, with the REST clients' checked failure. */
     @FunctionalInterface
@@ -70,34 +36,27 @@ public class ControlPlaneHealth {
         T run() throws ControlPlaneUnavailable;
     }
 
+    @Override
+    protected String controlUrl() {
+        return config.controlUrl().toString();
+    }
+
+    @Override
+    protected String proberName() {
+        return "qaldy-gate-control-probe";
+    }
+
     @PostConstruct
-    void create() {
-        view = UpstreamHealth.controlPlane(config.controlUrl().toString(), probeInterval, heartbeat, probeTimeout, clock, log);
+    void registerGauge() {
         registry.gauge(Metadata.builder().withName(FAILING_METRIC)
                 .withDescription("1 while the gate's view of the control plane says failing: requests do not call it, "
                         + "a background probe asks it")
-                .build(), view, v -> v.failing() ? 1 : 0);
-    }
-
-    void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
-        stopProber = view.startProber(threads, "qaldy-gate-control-probe");
-    }
-
-    @PreDestroy
-    void stop() {
-        if (stopProber != null) {
-            stopProber.run();
-        }
+                .build(), view(), v -> v.failing() ? 1 : 0);
     }
 
     /** {@code gate-control;dur=<ms>;desc="<n> calls"} (W3C Server Timing), when {@code GateFilter} opened a ledger. */
     public static void addServerTiming(HttpServletResponse res) {
         UpstreamHealth.Ledger.current().ifPresent(ledger -> res.addHeader("Server-Timing", ledger.serverTiming(TIMING_METRIC)));
-    }
-
-    /** For callers that report their own calls (java.net.http ones). */
-    public UpstreamHealth view() {
-        return view;
     }
 
     /**
@@ -106,7 +65,7 @@ public class ControlPlaneHealth {
      * @throws ControlPlaneUnavailable at once while failing, else as {@code work} throws it
      */
     public <T> T call(ControlCall<T> work) throws ControlPlaneUnavailable {
-        return call(view, work);
+        return call(view(), work);
     }
 
     /** Against {@code view} (a check's own view in its tests). */

@@ -2,7 +2,10 @@ package dev.qaldy.gate.platform;
 
 import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.contract.keys.ServiceKeyring;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.json.Json;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.servlet.http.HttpServletRequest;
@@ -17,13 +20,20 @@ import java.util.logging.Logger;
  * What the gate's internal endpoints share ({@code /.qaldy/internal/…}, internal listener only,
  * {@link dev.qaldy.gate.routing.ListenerRoute}): POST, the control-to-gate credential, a small JSON body.
  */
-public final class InternalCall {
+@ApplicationScoped
+public class InternalCall {
 
     /** A push is a few dozen bytes. */
     public static final int MAX_BODY_BYTES = 4096;
 
-    private InternalCall() {
-    }
+    @Inject
+    CellSecrets secrets;
+
+    @Inject
+    RefusalLog refusals;
+
+    @Inject
+    Logger log;
 
     /**
      * Otherwise sends the refusal: 405 with {@code Allow: POST}, 401 without the credential, 403 with
@@ -31,8 +41,7 @@ public final class InternalCall {
      *
      * @param what for the log (e.g. "a sharing push")
      */
-    public static boolean admit(HttpServletRequest req, HttpServletResponse res, CellSecrets secrets, RefusalLog refusals,
-            Logger log, String what) throws IOException {
+    public boolean admit(HttpServletRequest req, HttpServletResponse res, String what) throws IOException {
         if (!"POST".equals(req.getMethod())) {
             res.setHeader("Allow", "POST");
             Pages.send(req, res, Page.methodNotAllowed());
@@ -46,12 +55,12 @@ public final class InternalCall {
             Pages.send(req, res, Page.unavailable());
             return false;
         }
-        return refuse(verdict, req, res, secrets, refusals, what);
+        return refuse(verdict, req, res, what);
     }
 
     /** 401 for an unknown credential, 403 for another direction's; logged per address and minute ({@link RefusalLog}). */
-    public static boolean refuse(ServiceKeyring.Verdict verdict, HttpServletRequest req, HttpServletResponse res,
-            CellSecrets secrets, RefusalLog refusals, String what) throws IOException {
+    public boolean refuse(ServiceKeyring.Verdict verdict, HttpServletRequest req, HttpServletResponse res, String what)
+            throws IOException {
         switch (verdict) {
             case ACCEPTED -> {
                 return true;
@@ -67,6 +76,41 @@ public final class InternalCall {
             }
         }
         return false;
+    }
+
+    /** A push's body as its value; null when it is not one. */
+    @FunctionalInterface
+    public interface BodyReader<T> {
+        T read(InputStream body) throws IOException;
+    }
+
+    /**
+     * An admitted call's body ({@link #admit}), read by {@code reader}; null when the gate has answered:
+     * a refusal, or 400 with {@code unreadable} when {@code reader} found none. The caller applies it
+     * and answers {@link #done}.
+     */
+    public <T> T receive(HttpServletRequest req, HttpServletResponse res, String what, BodyReader<T> reader, String unreadable)
+            throws IOException {
+        if (!admit(req, res, what)) {
+            return null;
+        }
+        T body = reader.read(req.getInputStream());
+        if (body == null) {
+            Pages.send(req, res, Page.badRequest(unreadable));
+        }
+        return body;
+    }
+
+    /** The whole, non-negative number {@code json} holds at {@code key}; -1 when none, another type, a fraction or beyond a long. */
+    public static long count(JsonObject json, String key) {
+        if (!(json.get(key) instanceof JsonNumber number) || !number.isIntegral()) {
+            return -1;
+        }
+        try {
+            return Math.max(-1, number.longValueExact());
+        } catch (ArithmeticException e) {
+            return -1;
+        }
     }
 
     /** Null when over {@link #MAX_BODY_BYTES} or not a JSON object. */

@@ -1,7 +1,6 @@
 package dev.qaldy.gate.platform;
 
-import jakarta.json.Json;
-import jakarta.json.JsonObjectBuilder;
+import dev.qaldy.contract.http.ProblemJson;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -16,7 +15,7 @@ import java.util.Locale;
 public final class Pages {
 
     /** Problem types are {@code urn:qaldy:problem:<slug>}. */
-    public static final String TYPE_PREFIX = "urn:qaldy:problem:";
+    public static final String TYPE_PREFIX = ProblemJson.TYPE_PREFIX;
 
     private static final String STYLE = "body{margin:0;min-height:100vh;display:flex;align-items:center;"
             + "justify-content:center;background:#f5f6f8;color:#1f2328;"
@@ -51,16 +50,15 @@ public final class Pages {
         if (page.status() == 401) {
             res.setHeader("WWW-Authenticate", "Bearer realm=\"qaldy\"");
         }
-        byte[] body;
-        if (wantsHtml(req)) {
-            res.setContentType("text/html;charset=UTF-8");
-            body = html(page).getBytes(StandardCharsets.UTF_8);
-        } else {
-            res.setContentType("application/problem+json");
-            body = problemJson(page).getBytes(StandardCharsets.UTF_8);
+        boolean head = "HEAD".equals(req.getMethod());
+        if (!wantsHtml(req)) {
+            ProblemJson.write(res, page.status(), page.type(), page.title(), page.sentence(), head);
+            return;
         }
+        byte[] body = html(page).getBytes(StandardCharsets.UTF_8);
+        res.setContentType("text/html;charset=UTF-8");
         res.setContentLength(body.length);
-        if (!"HEAD".equals(req.getMethod())) {
+        if (!head) {
             try (OutputStream out = res.getOutputStream()) {
                 out.write(body);
             }
@@ -93,14 +91,9 @@ public final class Pages {
                 .append("</main></body></html>\n").toString();
     }
 
-    /** The RFC 9457 body: type, title, status, detail. */
+    /** The RFC 9457 body ({@link ProblemJson#body}). */
     public static String problemJson(Page page) {
-        JsonObjectBuilder json = Json.createObjectBuilder()
-                .add("type", TYPE_PREFIX + page.type())
-                .add("title", page.title())
-                .add("status", page.status())
-                .add("detail", page.sentence());
-        return json.build().toString();
+        return ProblemJson.body(page.status(), page.type(), page.title(), page.sentence());
     }
 
     /** Escapes text for HTML element content and double-quoted attributes. */

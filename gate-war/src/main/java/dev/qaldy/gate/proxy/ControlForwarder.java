@@ -2,6 +2,7 @@ package dev.qaldy.gate.proxy;
 
 import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.contract.health.UpstreamHealth;
+import dev.qaldy.contract.http.ProblemJson;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
@@ -9,16 +10,10 @@ import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
-import jakarta.annotation.PostConstruct;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.logging.Level;
@@ -30,9 +25,7 @@ import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 
 /**
@@ -47,9 +40,9 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
  * Seed: webhooks and the data API stop with the control plane: unreachable, late or 5xx is a 503
  * problem with {@code Retry-After}, never a false 200 or a hang. With no copy to fall back on they are
  * sent whatever {@link ControlPlaneHealth} says, and tell it; beyond {@link ControlRelays}' bound, 503 at once.
+ * Held by {@link UpstreamProxy}, the gate's one forwarder, with its references.
  */
-@ApplicationScoped
-public class ControlForwarder {
+public final class ControlForwarder {
 
     static final Pattern HOOK_PATH = Pattern.compile("/hooks/(" + AppLabel.PATTERN.pattern() + ")/([a-z0-9-]{1,40})");
     static final Pattern DATA_PATH = Pattern.compile("/\\.qaldy/data/([a-z0-9-]{1,40})(/[0-9]{1,19})?");
@@ -59,37 +52,32 @@ public class ControlForwarder {
     /** {@code X-Qaldy-Signature}, the old scheme, only so the control plane can say it is no longer accepted. */
     static final List<String> HOOK_HEADERS = List.of("Content-Type", "Qaldy-Signature", "X-Qaldy-Signature", "Idempotency-Key",
             "X-Qaldy-Delivery", "User-Agent");
-    @Inject
-    GateConfig config;
+    /** The only headers of the control plane's answer passed back. */
+    static final List<String> ANSWER_HEADERS = List.of("Content-Type", "Retry-After", "X-Qaldy-Replayed");
 
-    @Inject
-    CellSecrets secrets;
+    private final GateConfig config;
+    private final CellSecrets secrets;
+    private final ControlPlaneHealth controlPlane;
+    private final Forwarder forwarder;
+    private final ControlRelays relays;
+    private final Logger log;
+    private final long maxHookBytes;
+    private final RequestConfig answering;
 
-    @Inject
-    ControlPlaneHealth controlPlane;
-
-    @Inject
-    Forwarder forwarder;
-
-    @Inject
-    ControlRelays relays;
-
-    @Inject
-    Logger log;
-
-    @Inject
-    @ConfigProperty(name = "qaldy.webhooks.max-body-bytes", defaultValue = "262144")
-    long maxHookBytes;
-
-    @Inject
-    @ConfigProperty(name = "qaldy.gate.control-forward-timeout-ms", defaultValue = "5000")
-    long timeoutMillis;
-
-    private RequestConfig answering;
-
-    @PostConstruct
-    void start() {
-        answering = Forwarder.answeringWithin(Duration.ofMillis(timeoutMillis));
+    /**
+     * @param maxHookBytes {@code qaldy.webhooks.max-body-bytes}
+     * @param timeout      {@code qaldy.gate.control-forward-timeout-ms}
+     */
+    ControlForwarder(GateConfig config, CellSecrets secrets, ControlPlaneHealth controlPlane, Forwarder forwarder,
+            ControlRelays relays, Logger log, long maxHookBytes, Duration timeout) {
+        this.config = config;
+        this.secrets = secrets;
+        this.controlPlane = controlPlane;
+        this.forwarder = forwarder;
+        this.relays = relays;
+        this.log = log;
+        this.maxHookBytes = maxHookBytes;
+        this.answering = Forwarder.answeringWithin(timeout);
     }
 
     static Page hooksUnavailable() {
@@ -104,7 +92,7 @@ public class ControlForwarder {
                 null, null);
     }
 
-    public void hook(HttpServletRequest req, HttpServletResponse res) throws IOException {
+    void hook(HttpServletRequest req, HttpServletResponse res) throws IOException {
         Matcher path = HOOK_PATH.matcher(req.getRequestURI());
         if (!path.matches()) {
             problem(res, Page.noRoute("/"));
@@ -124,14 +112,13 @@ public class ControlForwarder {
         for (String name : HOOK_HEADERS) {
             copy(req, request, name);
         }
-        forwarded(req, request);
-        BoundedInputStream body = forwarder.body(req.getInputStream(), maxHookBytes);
-        request.setEntity(entity(body, req.getContentLengthLong()));
+        Forwarder.forwarded(req, request);
+        BoundedInputStream body = forwarder.send(req, request, maxHookBytes);
         send(request, body, req, res, hooksUnavailable(), hookTooLarge(), "webhook " + path.group(1) + "/" + path.group(2));
     }
 
     /** For a person the gate signed in and let in. */
-    public void data(String app, Session session, HttpServletRequest req, HttpServletResponse res) throws IOException {
+    void data(String app, Session session, HttpServletRequest req, HttpServletResponse res) throws IOException {
         Matcher path = DATA_PATH.matcher(req.getRequestURI());
         String query = req.getQueryString();
         if (!path.matches() || (query != null && !query.isEmpty() && !DATA_QUERY.matcher(query).matches())) {
@@ -153,13 +140,12 @@ public class ControlForwarder {
         ClassicHttpRequest request = new BasicClassicHttpRequest(method, URI.create(config.controlUrl() + "/api/v1/internal/data/"
                 + app + "/" + path.group(1) + (item ? path.group(2) : "") + (query == null || query.isEmpty() ? "" : "?" + query)));
         copy(req, request, "Content-Type");
-        forwarded(req, request);
+        Forwarder.forwarded(req, request);
         request.addHeader(ControlPlane.SERVICE_TOKEN_HEADER, secrets.toControl());
         request.addHeader("X-Qaldy-Person-Id", Long.toString(session.personId()));
         BoundedInputStream body = null;
         if ("POST".equals(method) || "PUT".equals(method)) {
-            body = forwarder.body(req.getInputStream(), MAX_DATA_BODY);
-            request.setEntity(entity(body, req.getContentLengthLong()));
+            body = forwarder.send(req, request, MAX_DATA_BODY);
         }
         send(request, body, req, res, dataUnavailable(), Page.tooLarge(MAX_DATA_BODY), "data of " + app);
     }
@@ -181,29 +167,19 @@ public class ControlForwarder {
         try {
             response = forwarder.open(request, answering);
         } catch (IOException e) {
-            if (body != null && body.exceeded()) {
-                call.abandoned();
-                problem(res, tooLarge);
-            } else if (body != null && body.tooSlow()) {
-                call.abandoned();
-                problem(res, Page.requestTimeout());
-            } else if (body != null && body.clientFailed()) {
-                call.abandoned();
-                log.log(Level.FINE, "gate: the client went away while sending {0}: {1}", new Object[] {what, e.toString()});
-            } else {
-                call.failed(UpstreamHealth.Failure.NO_ANSWER, what + ": " + e);
-                log.log(Level.INFO, "gate: cannot reach the control plane for {0}: {1}", new Object[] {what, e.toString()});
-                problem(res, unavailable);
+            switch (Forwarder.failure(e, body, call, what)) {
+                case BODY_TOO_LARGE -> problem(res, tooLarge);
+                case BODY_TOO_SLOW -> problem(res, Page.requestTimeout());
+                case CLIENT_GONE -> log.log(Level.FINE, "gate: the client went away while sending {0}: {1}", new Object[] {what, e.toString()});
+                default -> {
+                    log.log(Level.INFO, "gate: cannot reach the control plane for {0}: {1}", new Object[] {what, e.toString()});
+                    problem(res, unavailable);
+                }
             }
             return;
         }
         try (response) {
-            Header type = response.getFirstHeader("Content-Type");
-            if (ControlPlane.isApiAnswer(response.getCode(), type == null ? null : type.getValue())) {
-                call.answered();
-            } else {
-                call.abandoned(); // a 5xx a caller's request may provoke, or the server's own page: no sign for everyone
-            }
+            Forwarder.answered(call, response);
             if (response.getCode() >= 500) {
                 log.log(Level.INFO, "gate: the control plane answered {0} for {1}", new Object[] {response.getCode(), what});
                 problem(res, unavailable);
@@ -212,21 +188,17 @@ public class ControlForwarder {
             res.setStatus(response.getCode());
             Pages.securityHeaders(res);
             res.setHeader("Cache-Control", "no-store");
-            for (String name : List.of("Content-Type", "Retry-After", "X-Qaldy-Replayed")) {
+            for (String name : ANSWER_HEADERS) {
                 Header header = response.getFirstHeader(name);
                 if (header != null) {
                     res.setHeader(name, header.getValue());
                 }
             }
             HttpEntity entity = response.getEntity();
-            if (entity != null) {
-                if (entity.getContentLength() >= 0) {
-                    res.setContentLengthLong(entity.getContentLength());
-                }
-                try (InputStream in = entity.getContent()) {
-                    Forwarder.copy(in, res.getOutputStream());
-                }
+            if (entity != null && entity.getContentLength() >= 0) {
+                res.setContentLengthLong(entity.getContentLength());
             }
+            Forwarder.streamBack(response, res);
         } catch (IOException e) {
             log.log(Level.FINE, "gate: the answer for {0} ended early: {1}", new Object[] {what, e.toString()});
         }
@@ -237,24 +209,10 @@ public class ControlForwarder {
                 "Webhook deliveries carry at most " + maxHookBytes + " bytes.", null, null);
     }
 
-    /** With its declared length, else chunked. */
-    private static InputStreamEntity entity(BoundedInputStream body, long declared) {
-        return new InputStreamEntity(body, declared > 0 ? declared : -1, null);
-    }
-
     private static void copy(HttpServletRequest req, ClassicHttpRequest request, String name) {
         String value = req.getHeader(name);
         if (value != null) {
             request.addHeader(name, value);
-        }
-    }
-
-    private static void forwarded(HttpServletRequest req, ClassicHttpRequest request) {
-        request.addHeader("X-Forwarded-For", ProxyHeaders.forwardedFor(req.getAttribute(ProxyHeaders.CLIENT_ADDRESS), req.getRemoteAddr()));
-        request.addHeader("X-Forwarded-Proto", req.getScheme());
-        String host = req.getHeader("Host");
-        if (host != null) {
-            request.addHeader("X-Forwarded-Host", host);
         }
     }
 
@@ -264,17 +222,10 @@ public class ControlForwarder {
             return;
         }
         res.resetBuffer();
-        res.setStatus(page.status());
         Pages.securityHeaders(res);
-        res.setHeader("Cache-Control", "no-store");
         if (page.status() == 503) {
             res.setHeader("Retry-After", Integer.toString(Page.RETRY_AFTER_SECONDS));
         }
-        byte[] body = Pages.problemJson(page).getBytes(StandardCharsets.UTF_8);
-        res.setContentType("application/problem+json");
-        res.setContentLength(body.length);
-        try (OutputStream out = res.getOutputStream()) {
-            out.write(body);
-        }
+        ProblemJson.write(res, page.status(), page.type(), page.title(), page.sentence(), false);
     }
 }

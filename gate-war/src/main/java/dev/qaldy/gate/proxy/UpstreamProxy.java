@@ -24,7 +24,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -38,20 +37,18 @@ import java.util.List;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.apache.hc.client5.http.ConnectTimeoutException;
-import org.apache.hc.client5.http.HttpHostConnectException;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 
 /**
- * Forwards one request upstream and its response back through the one {@link Forwarder}: bodies
+ * The gate's one forwarder: app traffic, the API, and (through {@link ControlForwarder}) webhooks and
+ * app data. Forwards one request upstream and its response back through the {@link Forwarder}: bodies
  * streamed, hop-by-hop headers dropped both ways, {@code X-Forwarded-For/-Proto/-Host} set, the
  * response released in {@code finally}, a calm page when the upstream cannot be reached. API calls
  * ({@link #toControl}) have no copy to fall back on, so they are made whatever
@@ -95,11 +92,34 @@ public class UpstreamProxy {
     @ConfigProperty(name = "qaldy.gate.upstream-timeout-ms", defaultValue = "120000")
     long responseTimeoutMillis;
 
+    /** Bytes. */
+    @Inject
+    @ConfigProperty(name = "qaldy.webhooks.max-body-bytes", defaultValue = "262144")
+    long maxHookBytes;
+
+    /** How long the control plane may take over a webhook or a data call, ms. */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.control-forward-timeout-ms", defaultValue = "5000")
+    long controlTimeoutMillis;
+
     private RequestConfig answering;
+    private ControlForwarder control;
 
     @PostConstruct
     void start() {
         answering = Forwarder.answeringWithin(Duration.ofMillis(responseTimeoutMillis));
+        control = new ControlForwarder(config, secrets, controlPlane, forwarder, relays, log, maxHookBytes,
+                Duration.ofMillis(controlTimeoutMillis));
+    }
+
+    /** {@code POST /hooks/<app>/<hook>} to the control plane ({@link ControlForwarder}). */
+    public void hook(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        control.hook(req, res);
+    }
+
+    /** {@code /.qaldy/data/…} to the control plane for a person the gate signed in and let in ({@link ControlForwarder}). */
+    public void data(String app, Session session, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        control.data(app, session, req, res);
     }
 
     /**
@@ -185,17 +205,8 @@ public class UpstreamProxy {
                 request.addHeader("Cookie", kept);
             }
         }
-        request.addHeader("X-Forwarded-For", ProxyHeaders.forwardedFor(req.getAttribute(ProxyHeaders.CLIENT_ADDRESS), req.getRemoteAddr()));
-        request.addHeader("X-Forwarded-Proto", req.getScheme());
-        String host = req.getHeader("Host");
-        if (host != null) {
-            request.addHeader("X-Forwarded-Host", host);
-        }
-        BoundedInputStream body = null;
-        if (declared > 0 || req.getHeader("Transfer-Encoding") != null) {
-            body = forwarder.body(req.getInputStream(), limit);
-            request.setEntity(new InputStreamEntity(body, declared > 0 ? declared : -1, null));
-        }
+        Forwarder.forwarded(req, request);
+        BoundedInputStream body = declared > 0 || req.getHeader("Transfer-Encoding") != null ? forwarder.send(req, request, limit) : null;
         return new Outgoing(request, body);
     }
 
@@ -205,41 +216,21 @@ public class UpstreamProxy {
         ClassicHttpResponse response;
         try {
             response = forwarder.open(out.request(), answering);
-        } catch (ConnectTimeoutException | HttpHostConnectException e) {
-            failed(call, e);
-            unreachable(upstream, req, res, e);
-            return;
-        } catch (SocketTimeoutException e) {
-            failed(call, e);
-            log.log(Level.INFO, "gate: {0} did not answer {1} {2} in time", new Object[] {upstream, req.getMethod(), req.getRequestURI()});
-            Pages.send(req, res, Page.gatewayTimeout());
-            return;
         } catch (IOException e) {
-            BoundedInputStream body = out.body();
-            if (body != null && body.exceeded()) {
-                failed(call, null);
-                Pages.send(req, res, Page.tooLarge(limit));
-            } else if (body != null && body.tooSlow()) {
-                failed(call, null);
-                Pages.send(req, res, Page.requestTimeout());
-            } else if (body != null && body.clientFailed()) {
-                failed(call, null);
-                log.log(Level.FINE, "gate: the client went away while sending its body: {0}", e.toString());
-            } else {
-                failed(call, e);
-                unreachable(upstream, req, res, e);
+            switch (Forwarder.failure(e, out.body(), call, "API proxy")) {
+                case BODY_TOO_LARGE -> Pages.send(req, res, Page.tooLarge(limit));
+                case BODY_TOO_SLOW -> Pages.send(req, res, Page.requestTimeout());
+                case CLIENT_GONE -> log.log(Level.FINE, "gate: the client went away while sending its body: {0}", e.toString());
+                case SILENT -> {
+                    log.log(Level.INFO, "gate: {0} did not answer {1} {2} in time", new Object[] {upstream, req.getMethod(), req.getRequestURI()});
+                    Pages.send(req, res, Page.gatewayTimeout());
+                }
+                case UNREACHABLE -> unreachable(upstream, req, res, e);
             }
             return;
         }
         try (response) {
-            if (call != null) {
-                Header type = response.getFirstHeader("Content-Type");
-                if (ControlPlane.isApiAnswer(response.getCode(), type == null ? null : type.getValue())) {
-                    call.answered();
-                } else {
-                    call.abandoned(); // a 5xx a caller's request may provoke, or the server's own page: no sign for everyone
-                }
-            }
+            Forwarder.answered(call, response);
             if (console instanceof ConsoleCall.SignIn && response.getCode() == HttpServletResponse.SC_CREATED) {
                 signInToCookie(response, req, res);
                 return;
@@ -314,12 +305,7 @@ public class UpstreamProxy {
                     res.addHeader(name, value);
                 }
             }
-            HttpEntity entity = response.getEntity();
-            if (entity != null) {
-                try (InputStream in = entity.getContent()) {
-                    Forwarder.copy(in, res.getOutputStream());
-                }
-            }
+            Forwarder.streamBack(response, res);
         } catch (IOException e) {
             log.log(Level.FINE, "gate: {0} response to {1} ended early: {2}",
                     new Object[] {upstream, req.getRequestURI(), e.toString()});
@@ -339,18 +325,6 @@ public class UpstreamProxy {
             res.setContentLengthLong(Long.parseLong(value.trim()));
         } catch (NumberFormatException e) {
             // A malformed length is not passed on; the container chunks the body instead.
-        }
-    }
-
-    /** {@code noAnswer} null: the call says nothing of the control plane. */
-    private static void failed(UpstreamHealth.Call call, Exception noAnswer) {
-        if (call == null) {
-            return;
-        }
-        if (noAnswer == null) {
-            call.abandoned();
-        } else {
-            call.failed(UpstreamHealth.Failure.NO_ANSWER, "API proxy: " + noAnswer);
         }
     }
 

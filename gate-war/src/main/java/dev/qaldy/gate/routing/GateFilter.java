@@ -19,7 +19,6 @@ import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.MalformedRequests;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
-import dev.qaldy.gate.proxy.ControlForwarder;
 import dev.qaldy.gate.proxy.ProxyHeaders;
 import dev.qaldy.gate.proxy.UpstreamProxy;
 import dev.qaldy.gate.session.ConsoleCall;
@@ -112,9 +111,6 @@ public class GateFilter extends HttpFilter {
 
     @Inject
     UpstreamProxy proxy;
-
-    @Inject
-    ControlForwarder control;
 
     @Inject
     ControlPlaneHealth controlPlane;
@@ -216,7 +212,7 @@ public class GateFilter extends HttpFilter {
             }
             case HOOKS -> {
                 if (shielded(new ShieldTarget.Api(), req, res)) {
-                    control.hook(req, res); // webhooks: bounded, 5 s, 503 + Retry-After while the API is down
+                    proxy.hook(req, res); // webhooks: bounded, 5 s, 503 + Retry-After while the API is down
                 }
             }
             case INTERNAL, NO_ROUTE -> Pages.send(req, res, Page.noRoute(home()));
@@ -284,7 +280,7 @@ public class GateFilter extends HttpFilter {
         AccessDecision decision = access.check(app, valid.session());
         res.setHeader(AccessDecision.HEADER, decision.header());
         if (decision.allowed()) {
-            control.data(app, valid.session(), req, res);
+            proxy.data(app, valid.session(), req, res);
             return;
         }
         Pages.send(req, res, refusal(decision, app, valid.session(), home()));
@@ -323,7 +319,7 @@ public class GateFilter extends HttpFilter {
         AccessDecision decision = access.check(app, session);
         res.setHeader(AccessDecision.HEADER, decision.header());
         if (decision.allowed()) {
-            if (cap.admit(app, decision.accountId(), req, res)) { // step 4: over the cap the app is asleep
+            if (cap.admit(app, decision.accountId(), req, res)) { // step 5: over the cap the app is asleep
                 proxy.toRuntime(app, session, req, res);
             }
             return;

@@ -1,13 +1,8 @@
 package dev.qaldy.gate.session;
 
-import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.InternalCall;
-import dev.qaldy.gate.platform.Page;
-import dev.qaldy.gate.platform.Pages;
-import dev.qaldy.gate.platform.RefusalLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.servlet.http.HttpServletRequest;
@@ -38,10 +33,7 @@ public class SignedOutSessionPush {
     SignedOutSessions signedOut;
 
     @Inject
-    CellSecrets secrets;
-
-    @Inject
-    RefusalLog refusals;
+    InternalCall internal;
 
     @Inject
     Logger log;
@@ -51,36 +43,23 @@ public class SignedOutSessionPush {
     }
 
     public void receive(HttpServletRequest req, HttpServletResponse res) throws IOException {
-        if (!InternalCall.admit(req, res, secrets, refusals, log, "a sign-out push")) {
-            return;
+        Push push = internal.receive(req, res, "a sign-out push", SignedOutSessionPush::read,
+                "A sign-out push is a JSON object with a tokenId and a whole expiresAt in epoch milliseconds.");
+        if (push != null) {
+            signedOut.add(push.tokenId(), push.expiresAt());
+            log.log(Level.FINE, "gate: session {0} signed out", push.tokenId());
+            InternalCall.done(res);
         }
-        Push push = read(req.getInputStream());
-        if (push == null) {
-            Pages.send(req, res, Page.badRequest(
-                    "A sign-out push is a JSON object with a tokenId and a whole expiresAt in epoch milliseconds."));
-            return;
-        }
-        signedOut.add(push.tokenId(), push.expiresAt());
-        log.log(Level.FINE, "gate: session {0} signed out", push.tokenId());
-        InternalCall.done(res);
     }
 
     /** The push in {@code body}, or null when it is too long or not {@code {"tokenId":"…","expiresAt":N}}. */
     static Push read(InputStream body) throws IOException {
         JsonObject json = InternalCall.readObject(body);
-        if (json == null) {
+        String tokenId = json != null && json.get("tokenId") instanceof JsonString s ? s.getString() : null;
+        if (tokenId == null || tokenId.isEmpty() || tokenId.length() > MAX_TOKEN_ID_LENGTH) {
             return null;
         }
-        String tokenId = json.get("tokenId") instanceof JsonString s ? s.getString() : null;
-        if (tokenId == null || tokenId.isEmpty() || tokenId.length() > MAX_TOKEN_ID_LENGTH
-                || !(json.get("expiresAt") instanceof JsonNumber expires) || !expires.isIntegral()) {
-            return null;
-        }
-        try {
-            long millis = expires.longValueExact();
-            return millis < 0 ? null : new Push(tokenId, Instant.ofEpochMilli(millis));
-        } catch (ArithmeticException e) {
-            return null;
-        }
+        long millis = InternalCall.count(json, "expiresAt");
+        return millis < 0 ? null : new Push(tokenId, Instant.ofEpochMilli(millis));
     }
 }

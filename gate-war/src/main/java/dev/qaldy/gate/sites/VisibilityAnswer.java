@@ -1,12 +1,7 @@
 package dev.qaldy.gate.sites;
 
+import dev.qaldy.gate.platform.AppAnswer;
 import dev.qaldy.gate.platform.ControlPlaneUnavailable;
-import jakarta.json.Json;
-import jakarta.json.JsonNumber;
-import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonString;
-import java.io.StringReader;
 import java.util.Objects;
 
 /**
@@ -20,7 +15,7 @@ import java.util.Objects;
  */
 public record VisibilityAnswer(Kind kind, long sharingVersion, long accountId, String detail) {
 
-    public static final long NO_ACCOUNT = -1;
+    public static final long NO_ACCOUNT = AppAnswer.NO_ACCOUNT;
 
     public enum Kind {
         PUBLIC, PRIVATE, UNKNOWN_APP, UNUSABLE
@@ -37,37 +32,19 @@ public record VisibilityAnswer(Kind kind, long sharingVersion, long accountId, S
      * @throws ControlPlaneUnavailable for a 5xx
      */
     public static VisibilityAnswer read(int status, String body, String app) throws ControlPlaneUnavailable {
-        if (status >= 500) {
-            throw new ControlPlaneUnavailable("visibility answered HTTP " + status);
+        AppAnswer answer = AppAnswer.read(status, body, app, "visibility");
+        if (answer.unknownApp()) {
+            return new VisibilityAnswer(Kind.UNKNOWN_APP, -1, NO_ACCOUNT, answer.why());
         }
-        if (status == 404) {
-            return new VisibilityAnswer(Kind.UNKNOWN_APP, -1, NO_ACCOUNT, "HTTP 404");
+        if (!answer.usable()) {
+            return unusable(answer.why());
         }
-        if (status != 200) {
-            return unusable("HTTP " + status);
-        }
-        JsonObject json;
-        try (JsonReader reader = Json.createReader(new StringReader(body == null ? "" : body))) {
-            json = reader.readObject();
-        } catch (RuntimeException e) {
-            return unusable("unreadable body: " + e.getClass().getSimpleName());
-        }
-        if (!app.equals(json.get("app") instanceof JsonString s ? s.getString() : null)) {
-            return unusable("answer for another app");
-        }
-        if (!(json.get("sharingVersion") instanceof JsonNumber version) || !version.isIntegral()) {
-            return unusable("no sharing version");
-        }
-        long account = json.get("accountId") instanceof JsonNumber a && a.isIntegral() && a.longValue() > 0
-                ? a.longValue() : NO_ACCOUNT;
-        String visibility = json.get("visibility") instanceof JsonString v ? v.getString() : null;
-        if ("public".equals(visibility)) {
-            return new VisibilityAnswer(Kind.PUBLIC, version.longValue(), account, "public");
-        }
-        if ("private".equals(visibility)) {
-            return new VisibilityAnswer(Kind.PRIVATE, version.longValue(), account, "private");
-        }
-        return unusable("unknown visibility " + visibility);
+        String visibility = answer.text("visibility");
+        return switch (visibility == null ? "" : visibility) {
+            case "public" -> new VisibilityAnswer(Kind.PUBLIC, answer.sharingVersion(), answer.accountId(), "public");
+            case "private" -> new VisibilityAnswer(Kind.PRIVATE, answer.sharingVersion(), answer.accountId(), "private");
+            default -> unusable("unknown visibility " + visibility);
+        };
     }
 
     private static VisibilityAnswer unusable(String detail) {

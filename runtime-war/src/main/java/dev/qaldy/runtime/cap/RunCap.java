@@ -105,7 +105,6 @@ public class RunCap {
         this.accounts.load();
     }
 
-    /** Starts the background sync when the application starts. */
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
         ready();
         long tick = Math.max(100, List.of(refresh, reportInterval, flushInterval).stream()

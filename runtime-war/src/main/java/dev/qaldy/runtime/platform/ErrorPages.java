@@ -1,6 +1,6 @@
 package dev.qaldy.runtime.platform;
 
-import jakarta.json.Json;
+import dev.qaldy.contract.http.ProblemJson;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 public final class ErrorPages {
 
     /** Problem types are {@code urn:qaldy:problem:<slug>}. */
-    public static final String TYPE_PREFIX = "urn:qaldy:problem:";
+    public static final String TYPE_PREFIX = ProblemJson.TYPE_PREFIX;
 
     private ErrorPages() {
     }
@@ -37,14 +37,12 @@ public final class ErrorPages {
     /** As above, with a link under the sentence on the HTML page ({@code linkHref} null: none), e.g. home. */
     public static void write(HttpServletResponse response, int status, String type, String title, String detail,
             String accept, String linkHref, String linkText) throws IOException {
-        byte[] body;
-        if (wantsHtml(accept)) {
-            response.setContentType("text/html; charset=utf-8");
-            body = page(title, detail, linkHref, linkText).getBytes(StandardCharsets.UTF_8);
-        } else {
-            response.setContentType("application/problem+json");
-            body = problemJson(status, type, title, detail).getBytes(StandardCharsets.UTF_8);
+        if (!wantsHtml(accept)) {
+            ProblemJson.write(response, status, type, title, detail, false);
+            return;
         }
+        byte[] body = page(title, detail, linkHref, linkText).getBytes(StandardCharsets.UTF_8);
+        response.setContentType("text/html; charset=utf-8");
         response.setStatus(status);
         response.setHeader("Cache-Control", "no-store");
         response.setHeader("X-Content-Type-Options", "nosniff");
@@ -57,15 +55,6 @@ public final class ErrorPages {
     /** True when a browser asks for a page rather than data. */
     public static boolean wantsHtml(String accept) {
         return accept != null && accept.contains("text/html");
-    }
-
-    static String problemJson(int status, String type, String title, String detail) {
-        return Json.createObjectBuilder()
-                .add("type", TYPE_PREFIX + type)
-                .add("title", title)
-                .add("status", status)
-                .add("detail", detail)
-                .build().toString();
     }
 
     static String page(String title, String detail) {

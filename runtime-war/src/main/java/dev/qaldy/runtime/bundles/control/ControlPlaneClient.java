@@ -29,13 +29,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The runtime host's only caller of the control plane's internal API. It sorts every outcome
- * into exactly one of: an answer, "not there" (404), "could not ask" (connect error, timeout,
- * 5xx, or a 4xx that is not the API's JSON: its server's own page while the application is not
- * deployed) or "unexpected" (anything else); bodies are bounded and the whole exchange is timed.
- * Every exchange tells the host's one view of the control plane ({@link UpstreamHealth}) how it
- * ended, and {@link #exchange} is not made while that view says failing: "could not ask" at once, so
- * a request is served from what the host remembers without waiting (issue 14); {@link #passThrough}
- * (an app's own data call, nothing remembered) is sent as ever.
+ * into exactly one of: an answer, "not there" (404), "could not ask" ({@link ControlPlaneUnavailableException})
+ * or "unexpected" (anything else), and tells the host's view of the control plane
+ * ({@link UpstreamHealth}) how each exchange ended.
  */
 @ApplicationScoped
 public class ControlPlaneClient {
@@ -224,7 +220,6 @@ public class ControlPlaneClient {
             throw new ControlPlaneUnavailableException("control plane answered HTTP " + response.statusCode() + " for " + what);
         }
         if (!ProblemJson.fromTheApi(response.statusCode(), type)) {
-            // Its server's own page (e.g. a 404 for every path before the application is deployed): no answer of the API.
             call.failed(UpstreamHealth.Failure.ERROR_ANSWER, what + ": HTTP " + response.statusCode() + " " + type);
             throw new ControlPlaneUnavailableException("control plane answered HTTP " + response.statusCode() + " without the API's"
                     + " problem JSON (" + (type.isEmpty() ? "no Content-Type" : type) + ") for " + what + ": its application is not serving");

@@ -1,13 +1,12 @@
 package dev.qaldy.runtime.bundles.control;
 
-import dev.qaldy.runtime.platform.ServingException;
+import dev.qaldy.runtime.platform.TemporarilyUnavailableException;
 
 /**
  * The control plane could not be asked: a connection error, a timeout or an HTTP 5xx, and only
- * these (seed: "only a failure of the control plane starts this"). Answered with 503 and
- * {@code Retry-After}, never with a 404 or a 403.
+ * these (seed: "only a failure of the control plane starts this").
  */
-public class ControlPlaneUnavailableException extends ServingException {
+public class ControlPlaneUnavailableException extends TemporarilyUnavailableException {
 
     private static final long serialVersionUID = 1L;
 
@@ -36,21 +35,6 @@ public class ControlPlaneUnavailableException extends ServingException {
     /** False when the control plane was not asked at all (its failure is the host's view's, not this call's). */
     public boolean asked() {
         return asked;
-    }
-
-    @Override
-    public int status() {
-        return 503;
-    }
-
-    @Override
-    public String type() {
-        return "temporarily-unavailable";
-    }
-
-    @Override
-    public String title() {
-        return "Temporarily unavailable";
     }
 
     @Override

@@ -152,12 +152,9 @@ public class DataCentreCache {
         this.written = Caffeine.newBuilder().maximumSize(MAX_APPS_REMEMBERED).executor(Runnable::run).build();
     }
 
-    /** The shared directory. */
     public Path directory() {
         return directory;
     }
-
-    // ---- sealed copies of bundles --------------------------------------------------------------
 
     /**
      * Keeps the sealed copy of a bundle just fetched from the control plane and verified. Failures
@@ -290,8 +287,6 @@ public class DataCentreCache {
                 .add("learnedAtMs", clock.millis()).build().toString();
         keepRecord(app, statement, json);
     }
-
-    // ---- the last live answer per app ----------------------------------------------------------
 
     /**
      * Keeps the control plane's live answer with its signed record, so that a host restarted during
@@ -439,8 +434,6 @@ public class DataCentreCache {
         }
     }
 
-    // ---- static files served per version -------------------------------------------------------
-
     /** The bundle paths that any host of this data centre recorded as served from {@code key}. */
     public Set<String> servedPaths(BundleKey key) {
         byte[] bytes;
@@ -508,8 +501,6 @@ public class DataCentreCache {
         return true;
     }
 
-    // ---- files ---------------------------------------------------------------------------------
-
     Path bundleFile(BundleKey key) {
         return directory.resolve(stem(key) + BUNDLE);
     }
@@ -551,7 +542,6 @@ public class DataCentreCache {
     private static Header header(FileChannel channel) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(MAX_HEADER_BYTES, channel.size()));
         while (buffer.hasRemaining() && channel.read(buffer, buffer.position()) > 0) {
-            // keep reading until the buffer is full or the file ends
         }
         byte[] bytes = buffer.array();
         for (int i = 0; i < buffer.position(); i++) {

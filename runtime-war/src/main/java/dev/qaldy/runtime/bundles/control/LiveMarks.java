@@ -74,7 +74,6 @@ public class LiveMarks {
         load();
     }
 
-    /** Where the marks are kept. */
     public Path file() {
         return file;
     }

@@ -19,20 +19,14 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Which version of an app is live. Asking comes first: within the freshness window the control
- * plane's last outcome is used as it is, after it the control plane is asked and its answer —
- * a version or "gone" — replaces what was remembered. Only when it cannot be asked (connect error,
- * timeout, 5xx) does the host fall back: to the version the control plane last gave it, for at most
- * {@code live-memory} after that answer (seed: 30 minutes), else to the sealed live record in the
- * data-centre cache under the same bound, else 503. A 404 deletes the app's files from the
- * data-centre cache and leaves the answer's signed tombstone as its record (a tombstone found there
- * in an outage is a 503, never older code), and a remembered "gone" is never replaced by a copy: within the freshness
- * window it is a 404, after it, while the control plane cannot be asked, a 503 (a version may have
- * gone live since). While the host's view of the control plane
- * says failing, asking fails at once ({@link ControlPlaneClient}); such a question says nothing of
- * the app, so it leaves no failure to be fresh, and the first request after the view turned up asks.
- * While the view is in doubt (a call or the heartbeat just got no answer), an app with a version held
- * (memory or record, within the bound) is answered from it without asking; one with nothing held asks.
+ * Which version of an app is live. Within {@code freshness} the control plane's last outcome (a
+ * version or "gone") is used as it is; after it the control plane is asked. Only when it cannot be
+ * asked (connect error, timeout, 5xx) does the host fall back, for at most {@code live-memory} after
+ * the last answer (seed: 30 minutes): to that answer, else to the sealed live record in the
+ * data-centre cache, else 503. "Gone" (a 404, or a tombstone in the cache) is never replaced by a
+ * copy (issue 16): a 404 while fresh, a 503 after, as a version may have gone live since. A question
+ * not asked because the host's view says failing leaves no failure to be fresh; while the view is in
+ * doubt, an app with a version held is answered from it without asking (issue 14).
  */
 @ApplicationScoped
 public class LiveVersions {

@@ -19,7 +19,6 @@ public enum CodeSource {
         this.header = header;
     }
 
-    /** The value of the {@code X-Qaldy-Code} header. */
     public String header() {
         return header;
     }

@@ -2,6 +2,7 @@ package dev.qaldy.runtime.sandbox.boundary;
 
 import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.contract.data.DataGrants;
+import dev.qaldy.contract.http.JsonAnswer;
 import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.runtime.bundles.control.AppCode;
 import dev.qaldy.runtime.bundles.entity.Bundle;
@@ -15,7 +16,6 @@ import dev.qaldy.runtime.sandbox.control.JsonDepth;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
 import dev.qaldy.runtime.sandbox.entity.JobOutcome;
 import dev.qaldy.runtime.sandbox.entity.JobRequest;
-import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -24,13 +24,10 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.servlet.annotation.WebServlet;
-import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.UUID;
@@ -38,7 +35,6 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * {@code POST /.qaldy/jobs/{job}}: runs one job handler of an app's live {@code server.js} for the
@@ -49,30 +45,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * {@code /.qaldy/} paths) is answered 404 like any unknown path.
  */
 @WebServlet(name = "jobs", urlPatterns = "/.qaldy/jobs/*")
-public class JobServlet extends HttpServlet {
+public class JobServlet extends CodeServlet {
 
     private static final long serialVersionUID = 1L;
     static final Pattern RAW_PATH = Pattern.compile("/\\.qaldy/jobs/([A-Za-z0-9_-]{1,64})");
     /** Largest request (a webhook body of up to 256 KiB, JSON-escaped, plus the rest). */
     static final int MAX_REQUEST_BYTES = 2 * 1024 * 1024;
-
-    @Inject
-    transient CellCredentials credentials;
-    @Inject
-    transient AppCode appCode;
-    @Inject
-    transient Sandbox sandbox;
-    @Inject
-    transient RunCap cap;
-    @Inject
-    transient Logger log;
-    @Inject
-    @ConfigProperty(name = "qaldy.runtime.retry-after", defaultValue = "PT30S")
-    transient Duration retryAfter;
-    /** Deepest webhook payload parsed into {@code ctx.json}, in levels ({@link JsonDepth}); deeper fails the run before the job runs. */
-    @Inject
-    @ConfigProperty(name = "qaldy.runtime.max-json-depth", defaultValue = "256")
-    transient int maxJsonDepth;
 
     public JobServlet() {
     }
@@ -80,13 +58,7 @@ public class JobServlet extends HttpServlet {
     /** As CDI wires it; for tests. */
     public JobServlet(CellCredentials credentials, AppCode appCode, Sandbox sandbox, RunCap cap, Logger log,
             Duration retryAfter, int maxJsonDepth) {
-        this.credentials = credentials;
-        this.appCode = appCode;
-        this.sandbox = sandbox;
-        this.cap = cap;
-        this.log = log;
-        this.retryAfter = retryAfter;
-        this.maxJsonDepth = maxJsonDepth;
+        super(credentials, appCode, sandbox, cap, log, retryAfter, maxJsonDepth);
     }
 
     @Override
@@ -170,13 +142,6 @@ public class JobServlet extends HttpServlet {
         if (outcome.error() != null) {
             json.add("error", outcome.error());
         }
-        byte[] body = json.build().toString().getBytes(StandardCharsets.UTF_8);
-        response.setStatus(200);
-        response.setContentType("application/json");
-        response.setHeader("Cache-Control", "no-store");
-        response.setContentLength(body.length);
-        try (OutputStream out = response.getOutputStream()) {
-            out.write(body);
-        }
+        JsonAnswer.write(response, 200, json.build().toString());
     }
 }

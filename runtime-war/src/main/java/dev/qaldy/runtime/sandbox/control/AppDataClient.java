@@ -102,7 +102,6 @@ public class AppDataClient {
         }
         ControlPlaneClient.Answer answer;
         try {
-            // The app's own call, nothing remembered to serve instead: sent whatever the host's view says.
             answer = control.passThrough(request, method + " " + path, MAX_ANSWER_BYTES, timeout);
         } catch (ControlPlaneUnavailableException | UnexpectedAnswerException e) {
             throw new Unavailable(e.getMessage(), e);
@@ -110,7 +109,6 @@ public class AppDataClient {
         String type = answer.contentType().toLowerCase(Locale.ROOT);
         boolean isJson = type.startsWith("application/json") || type.startsWith("application/problem+json");
         if (answer.status() != 204 && !isJson) {
-            // Every answer of the API is JSON; a control plane still starting answers its server's HTML 404.
             throw new Unavailable("control plane: HTTP " + answer.status() + " " + type + " for " + path
                     + " is not the API (still starting?)", null);
         }

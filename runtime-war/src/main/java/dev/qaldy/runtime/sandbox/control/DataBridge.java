@@ -153,8 +153,6 @@ final class DataBridge {
         throw problem(cx, scope, reply);
     }
 
-    // ---- the rules ---------------------------------------------------------------------------
-
     private AppDataClient.Reply send(Context cx, Scriptable scope, String method, String collection, String id,
             String query, String json) {
         if (unavailable != null) {

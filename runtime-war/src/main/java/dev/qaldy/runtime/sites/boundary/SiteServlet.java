@@ -15,6 +15,7 @@ import dev.qaldy.runtime.platform.CellCredentials;
 import dev.qaldy.runtime.platform.ErrorPages;
 import dev.qaldy.runtime.platform.ServiceRefusal;
 import dev.qaldy.runtime.platform.ServingException;
+import dev.qaldy.runtime.sandbox.boundary.CodeServlet;
 import dev.qaldy.runtime.sandbox.control.DataUnavailableException;
 import dev.qaldy.runtime.sandbox.control.JsonDepth;
 import dev.qaldy.runtime.sandbox.control.Sandbox;
@@ -27,7 +28,6 @@ import dev.qaldy.runtime.sites.control.ServedFiles;
 import dev.qaldy.runtime.sites.control.StaticFiles;
 import jakarta.inject.Inject;
 import jakarta.servlet.annotation.WebServlet;
-import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
@@ -45,25 +45,19 @@ import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The runtime host's front door: every request the gate forwards comes through here, in this
- * order: service token → app → path → live version and bundle ({@link AppCode}) → a handler
- * ({@code /api/…}, only while the app's account is under its spending cap: {@link RunCap}) or a
- * static file. A request that names no person (a public site's visitor) never runs server code:
- * every path is a static file. Each step is a small method; each refusal is the host's own
- * page or problem JSON. {@code X-Qaldy-Code} tells where the code came from ({@code api},
- * {@code memory}, {@code dc-copy}). While the control plane cannot be asked, handlers run from the
- * remembered bundle, but a static file is answered only if this data centre served it before.
- * {@code Server-Timing: runtime-control;dur=<ms>;desc="<n> calls"} tells what this request waited
- * on the host's calls to the control plane (none while the host's view says it is failing).
- * Mapped to {@code /} (the default servlet), so the server's own endpoints such as
- * {@code /health} keep their mappings.
+ * The runtime host's front door for every request the gate forwards: service token → app → path →
+ * live version and bundle ({@link AppCode}) → a handler ({@code /api/…}, only for a person the gate
+ * named and under the spending cap: {@link RunCap}) or a static file. {@code X-Qaldy-Code} tells
+ * where the code came from. While the control plane cannot be asked, a static file is answered only
+ * if this data centre served it before (seed). {@code Server-Timing: runtime-control;dur=<ms>;desc="<n> calls"}
+ * tells what this request waited on the control plane. Mapped to {@code /} (the default servlet), so
+ * the server's own endpoints such as {@code /health} keep their mappings.
  */
 // "*.jsp" and "*.jspx" too: else the server's JSP servlet would answer those paths past the token check.
 @WebServlet(name = "site", urlPatterns = {"/", "*.jsp", "*.jspx"})
-public class SiteServlet extends HttpServlet {
+public class SiteServlet extends CodeServlet {
 
     private static final long serialVersionUID = 1L;
     public static final String TOKEN_HEADER = ServiceDirection.HEADER;
@@ -77,37 +71,16 @@ public class SiteServlet extends HttpServlet {
     static final int MAX_QUERY_PARAMETERS = 200;
 
     @Inject
-    transient CellCredentials credentials;
-    @Inject
-    transient AppCode appCode;
-    @Inject
     transient ServedFiles servedFiles;
-    @Inject
-    transient Sandbox sandbox;
-    @Inject
-    transient RunCap cap;
-    @Inject
-    transient Logger log;
-    @Inject
-    @ConfigProperty(name = "qaldy.runtime.retry-after", defaultValue = "PT30S")
-    transient Duration retryAfter;
-    /** Deepest JSON body passed to server.js, in levels of arrays and objects ({@link JsonDepth}); deeper → 400. */
-    @Inject
-    @ConfigProperty(name = "qaldy.runtime.max-json-depth", defaultValue = "256")
-    transient int maxJsonDepth = JsonDepth.DEFAULT_MAX;
 
     public SiteServlet() {
     }
 
+    /** As CDI wires it, with the default JSON depth; for tests. */
     public SiteServlet(CellCredentials credentials, AppCode appCode, ServedFiles servedFiles, Sandbox sandbox,
             RunCap cap, Logger log, Duration retryAfter) {
-        this.credentials = credentials;
-        this.appCode = appCode;
+        super(credentials, appCode, sandbox, cap, log, retryAfter, JsonDepth.DEFAULT_MAX);
         this.servedFiles = servedFiles;
-        this.sandbox = sandbox;
-        this.cap = cap;
-        this.log = log;
-        this.retryAfter = retryAfter;
     }
 
     @Override

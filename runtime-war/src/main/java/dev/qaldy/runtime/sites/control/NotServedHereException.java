@@ -1,32 +1,17 @@
 package dev.qaldy.runtime.sites.control;
 
-import dev.qaldy.runtime.platform.ServingException;
+import dev.qaldy.runtime.platform.TemporarilyUnavailableException;
 
 /**
  * A static file this data centre never served, asked for while the control plane cannot be asked
- * (seed: such a file "needs the API"). Answered with 503 and {@code Retry-After}, never 404.
+ * (seed: such a file "needs the API"): never a 404.
  */
-public class NotServedHereException extends ServingException {
+public class NotServedHereException extends TemporarilyUnavailableException {
 
     private static final long serialVersionUID = 1L;
 
     public NotServedHereException(String logMessage) {
         super(logMessage);
-    }
-
-    @Override
-    public int status() {
-        return 503;
-    }
-
-    @Override
-    public String type() {
-        return "temporarily-unavailable";
-    }
-
-    @Override
-    public String title() {
-        return "Temporarily unavailable";
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.qaldy.control.platform.boundary;
 
+import dev.qaldy.contract.http.ProblemJson;
 import dev.qaldy.control.platform.control.DatabaseUnreachable;
 import dev.qaldy.control.platform.control.LockBusy;
 import dev.qaldy.control.platform.control.LockWaits;
@@ -35,7 +36,7 @@ import java.util.logging.Logger;
 public class ProblemMapper implements ExceptionMapper<Throwable> {
 
     /** The problem media type of RFC 9457. */
-    public static final String PROBLEM_JSON = "application/problem+json";
+    public static final String PROBLEM_JSON = ProblemJson.MEDIA_TYPE;
     /** Seconds a client should wait before retrying while the database is unreachable. */
     static final int DATABASE_RETRY_SECONDS = 5;
 

@@ -1,9 +1,8 @@
 package dev.qaldy.control.billing.control;
 
 import dev.qaldy.control.billing.entity.CapStateChanged;
+import dev.qaldy.control.platform.control.CellBroadcast;
 import dev.qaldy.control.platform.control.CellPush.Delivery;
-import dev.qaldy.control.platform.control.GateBroadcast;
-import dev.qaldy.control.platform.control.RuntimeBroadcast;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
@@ -27,18 +26,15 @@ public class CapPush {
     private static final String JWS = "application/jose";
 
     @Inject
-    GateBroadcast gates;
-
-    @Inject
-    RuntimeBroadcast runtimes;
+    CellBroadcast broadcast;
 
     @Inject
     Logger log;
 
     void committed(@Observes(during = TransactionPhase.AFTER_SUCCESS) CapStateChanged changed) {
         String what = "the cap state of account " + changed.accountId() + " (" + changed.why() + ")";
-        Map<String, Delivery> atGates = gates.post(PATH, changed.state(), JWS, what);
-        Map<String, Delivery> atHosts = runtimes.post(PATH, changed.state(), JWS, what);
+        Map<String, Delivery> atGates = broadcast.toGates(PATH, changed.state(), JWS, what);
+        Map<String, Delivery> atHosts = broadcast.toRuntimeHosts(PATH, changed.state(), JWS, what);
         log.log(Level.FINE, "pushed {0}: gates {1}, runtime hosts {2}", new Object[] {what, atGates, atHosts});
     }
 }

@@ -1,7 +1,7 @@
 package dev.qaldy.control.people.control;
 
 import dev.qaldy.control.people.entity.SessionSignedOut;
-import dev.qaldy.control.platform.control.GateBroadcast;
+import dev.qaldy.control.platform.control.CellBroadcast;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
@@ -13,7 +13,7 @@ import jakarta.json.Json;
  * committed and before the API answers it (gates verify tokens locally, so without this a
  * signed-out token would open apps until its expiry, up to 12 h). Each gate receives
  * {@code POST /.qaldy/internal/signed-out-sessions} {@code {"tokenId":"…","expiresAt":<epoch ms>}}
- * through {@link GateBroadcast}. A gate that cannot be reached is logged; it learns nothing later
+ * through {@link CellBroadcast}. A gate that cannot be reached is logged; it learns nothing later
  * (see docs/cell-contract.md).
  */
 @ApplicationScoped
@@ -23,7 +23,7 @@ public class SignOutPush {
     static final String PATH = "/.qaldy/internal/signed-out-sessions";
 
     @Inject
-    GateBroadcast gates;
+    CellBroadcast broadcast;
 
     /** Runs after a successful commit, in the thread that answers the sign-out. */
     void push(@Observes(during = TransactionPhase.AFTER_SUCCESS) SessionSignedOut signedOut) {
@@ -31,6 +31,6 @@ public class SignOutPush {
                 .add("tokenId", signedOut.tokenId())
                 .add("expiresAt", signedOut.expiresAt().toEpochMilli())
                 .build().toString();
-        gates.post(PATH, body, "the sign-out of session " + signedOut.tokenId());
+        broadcast.toGates(PATH, body, "the sign-out of session " + signedOut.tokenId());
     }
 }

@@ -1,5 +1,6 @@
 package dev.qaldy.control.platform.control;
 
+import dev.qaldy.contract.http.ProblemJson;
 import java.util.Map;
 
 /**
@@ -14,7 +15,7 @@ public abstract class QaldyException extends RuntimeException {
      * Prefix of every problem type URI: the same {@code urn:qaldy:problem:<slug>} the gate and the
      * runtime host write, so a client reads one family of types whoever answered.
      */
-    public static final String TYPE_BASE = "urn:qaldy:problem:";
+    public static final String TYPE_BASE = ProblemJson.TYPE_PREFIX;
 
     protected QaldyException(String detail) {
         super(detail);

@@ -1,7 +1,7 @@
 package dev.qaldy.control.sharing.control;
 
 import dev.qaldy.control.platform.control.CellPush.Delivery;
-import dev.qaldy.control.platform.control.GateBroadcast;
+import dev.qaldy.control.platform.control.CellBroadcast;
 import dev.qaldy.control.sharing.entity.SharingChanged;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -20,7 +20,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * change (issue 3). After the change is committed and before the API answers it:
  * <ol>
  * <li>pushes {@code POST /.qaldy/internal/sharing-versions} {@code {"app","sharingVersion","sequence"}}
- * to every gate through {@link GateBroadcast};
+ * to every gate through {@link CellBroadcast};
  * <li>for each gate that did not acknowledge (hung, paused, timed out, answered non-204), waits
  * until it has pulled the change from the sharing-changes feed ({@link GateCursors}), at most
  * {@code qaldy.control.gate-sync-max-gap} (default 10 s, the gates' {@code qaldy.gate.sync-max-gap})
@@ -38,7 +38,7 @@ public class GatePush {
     static final String PATH = "/.qaldy/internal/sharing-versions";
 
     @Inject
-    GateBroadcast gates;
+    CellBroadcast broadcast;
 
     @Inject
     GateCursors cursors;
@@ -57,7 +57,7 @@ public class GatePush {
         String what = "sharing version " + change.sharingVersion() + " of " + change.app() + " (change " + change.sequence() + ")";
         String body = "{\"app\":\"" + change.app() + "\",\"sharingVersion\":" + change.sharingVersion()
                 + ",\"sequence\":" + change.sequence() + "}";
-        Map<String, Delivery> deliveries = gates.post(PATH, body, what);
+        Map<String, Delivery> deliveries = broadcast.toGates(PATH, body, what);
         List<String> unacknowledged = deliveries.entrySet().stream()
                 .filter(e -> e.getValue() == Delivery.NOT_ACKNOWLEDGED).map(Map.Entry::getKey).sorted().toList();
         if (unacknowledged.isEmpty()) {
