@@ -319,6 +319,32 @@ class LibertyAdminIT {
                 cell.send(cell.request(cell.publicHost(), "/health/ready").GET().build()).statusCode() == 200);
     }
 
+    /**
+     * README's "change a qaldy.* setting and restart": a Liberty variable in the server's operator.xml
+     * (what Server Config edits; bin/qaldy never replaces the file) overrides the -Dqaldy.* property
+     * once the application restarts (the ApplicationMBean's restart, Explore's Restart).
+     */
+    @Test
+    @Order(10)
+    void a_qaldy_setting_in_operator_xml_reaches_the_gate_when_its_application_restarts() throws Exception {
+        Path operator = cell.var().resolve("liberty/servers/gate/operator.xml");
+        assertThat(operator).isRegularFile();
+        assertThat(settings()).contains("\"pollIntervalMs\":15000");
+        Files.writeString(operator, Files.readString(operator).replace("</server>",
+                "  <variable name=\"qaldy.console.poll-interval\" value=\"PT7S\"/>\n</server>"));
+        Thread.sleep(8_000); // Liberty looks at its config files every 5 s (qaldy-common.xml)
+        String ops = "/IBMJMXConnectorREST/mbeans/" + mbean(APPLICATION_MBEAN + "gate") + "/operations/";
+        HttpResponse<String> restart = adminPost("gate", ops + "restart", "{\"params\":[],\"signature\":[]}");
+        assertThat(restart.statusCode()).as(restart.body()).isEqualTo(200);
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .until(() -> settings().contains("\"pollIntervalMs\":7000"));
+    }
+
+    static String settings() throws IOException, InterruptedException {
+        HttpResponse<String> r = cell.send(cell.request(cell.publicHost(), "/console/settings.json").GET().build());
+        return r.statusCode() + " " + r.body();
+    }
+
     /** Liberty's own {@code server ARGS…} script on this cell's user folder; its exit code. */
     static int server(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(Cell.repository().resolve("cell-tests/target/liberty/wlp/bin/server").toString()));
