@@ -281,7 +281,7 @@ class LibertyAdminIT {
 
     /**
      * Stopping the gate's application from the admin side (the ApplicationMBean's stop operation,
-     * what Explore's Stop button calls): bin/qaldy sees the gate not ready (Liberty's /health/ready
+     * the MBean Explore's Stop acts on): bin/qaldy sees the gate not ready (Liberty's /health/ready
      * says UP with no check), and starting it brings it back ready. Meanwhile Liberty itself answers
      * every path with its own 404 ("context root not found"): not what a stopped gate does (a refused
      * connection); pausing the server's HTTP endpoints (`server pause gate --target=…`) is, and is
