@@ -245,6 +245,7 @@ class LibertyAdminIT {
             browser.driver.findElement(By.id("j_password")).sendKeys(password + "x");
             browser.driver.findElement(By.id("loginButton")).click();
             wait.until(ExpectedConditions.urlContains("login-error"));
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("body"), "unrecognized user name and/or password"));
             browser.screenshot(shots.resolve("liberty-admin-center-wrong-password.png"));
 
             browser.driver.findElement(By.id("j_username")).clear();
