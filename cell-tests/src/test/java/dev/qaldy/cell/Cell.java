@@ -44,6 +44,8 @@ public final class Cell implements AutoCloseable {
     static final String WITH_STATUS_PAGE = "0";
     /** What names a gate's internal listener's port beside its own: "gate-internal" ({@code QALDY_PORT_GATE_INTERNAL}). */
     static final String INTERNAL = "-internal";
+    /** What names a component's Admin Center port on Open Liberty: "gate-admin" ({@code QALDY_PORT_GATE_ADMIN}). */
+    static final String ADMIN = "-admin";
 
     private final List<String> components = new ArrayList<>(COMPONENTS);
     private final Path root;
@@ -76,6 +78,9 @@ public final class Cell implements AutoCloseable {
             ports.put(c, freePort());
             if (c.startsWith("gate")) {
                 ports.put(c + INTERNAL, freePort()); // its internal listener (issue 16)
+            }
+            if (!c.equals("db")) {
+                ports.put(c + ADMIN, freePort()); // its Admin Center on Open Liberty (issue 21; unused on Payara Micro)
             }
         }
         env.put("QALDY_VAR", var.toString());
@@ -227,7 +232,7 @@ public final class Cell implements AutoCloseable {
         }
     }
 
-    /** A component's port, or a gate's internal listener's ("gate-internal", "gate2-internal"). */
+    /** A component's port, a gate's internal listener's ("gate-internal", "gate2-internal") or a Liberty server's Admin Center's ("gate-admin"). */
     public int port(String component) {
         return ports.get(component);
     }
