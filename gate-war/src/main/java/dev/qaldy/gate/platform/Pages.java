@@ -93,6 +93,29 @@ public final class Pages {
                 .append("</main></body></html>\n").toString();
     }
 
+    /**
+     * Problem JSON for programs (webhook senders, data clients), {@code no-store}, with
+     * {@code Retry-After} on a 503; nothing once the answer is committed.
+     */
+    public static void sendProblem(HttpServletResponse res, Page page) throws IOException {
+        if (res.isCommitted()) {
+            return;
+        }
+        res.resetBuffer();
+        res.setStatus(page.status());
+        securityHeaders(res);
+        res.setHeader("Cache-Control", "no-store");
+        if (page.status() == 503) {
+            res.setHeader("Retry-After", Integer.toString(Page.RETRY_AFTER_SECONDS));
+        }
+        byte[] body = problemJson(page).getBytes(StandardCharsets.UTF_8);
+        res.setContentType("application/problem+json");
+        res.setContentLength(body.length);
+        try (OutputStream out = res.getOutputStream()) {
+            out.write(body);
+        }
+    }
+
     /** The RFC 9457 body: type, title, status, detail. */
     public static String problemJson(Page page) {
         JsonObjectBuilder json = Json.createObjectBuilder()
