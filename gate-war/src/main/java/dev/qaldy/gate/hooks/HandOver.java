@@ -143,6 +143,9 @@ public class HandOver {
         } catch (IOException e) {
             call.failed(UpstreamHealth.Failure.NO_ANSWER, "webhook hand-over: " + e);
             return false;
+        } catch (InterruptedException | RuntimeException e) {
+            call.abandoned();
+            throw e;
         }
         int status = response.statusCode();
         String type = response.headers().firstValue("Content-Type").orElse(null);

@@ -18,7 +18,6 @@ import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
-import java.util.Map;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -36,6 +35,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class EdgeDeliveriesResource {
+
+    /** The answer: the id the delivery is recorded under, and whether it was recorded before. */
+    public record HandedOver(String deliveryId, boolean replayed) {
+    }
 
     private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
@@ -70,7 +73,7 @@ public class EdgeDeliveriesResource {
         }
         Hooks.Received outcome = handOvers.handOver(app, hook, bytes, signature, Idempotency.key(idempotencyKey, null), deliveryId,
                 received);
-        return Response.accepted(Map.of("deliveryId", outcome.deliveryId(), "replayed", outcome.replayed()))
+        return Response.accepted(new HandedOver(outcome.deliveryId(), outcome.replayed()))
                 .header("X-Qaldy-Replayed", Boolean.toString(outcome.replayed())).build();
     }
 
