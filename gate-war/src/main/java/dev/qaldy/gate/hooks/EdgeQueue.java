@@ -61,6 +61,7 @@ public final class EdgeQueue implements AutoCloseable {
     }
 
     static final String FILE = "webhook-queue.mv.db";
+    private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
     private final MVStore store;
     private final MVMap<Long, byte[]> deliveries;
@@ -78,8 +79,11 @@ public final class EdgeQueue implements AutoCloseable {
         this.limits = limits;
         this.log = log;
         Path file = dir.resolve(FILE);
-        ownerOnly(dir, file);
+        ownerOnly(dir);
         store = new MVStore.Builder().fileName(file.toString()).autoCommitDisabled().open();
+        if (POSIX) {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------")); // its folder is the owner's only already
+        }
         deliveries = store.openMap("deliveries");
         List<Long> unreadable = new ArrayList<>();
         for (Map.Entry<Long, byte[]> e : deliveries.entrySet()) {
@@ -198,17 +202,14 @@ public final class EdgeQueue implements AutoCloseable {
         return d.app() + "/" + d.hook() + "/t/" + HookSignature.timestamp(d.signature()) + "/" + bodySha256;
     }
 
-    private static void ownerOnly(Path dir, Path file) throws IOException {
-        boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
-        if (!Files.isDirectory(dir)) {
-            if (posix) {
-                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            } else {
-                Files.createDirectories(dir);
-            }
+    private static void ownerOnly(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            return;
         }
-        if (posix && !Files.exists(file)) {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        if (POSIX) {
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } else {
+            Files.createDirectories(dir);
         }
     }
 }
