@@ -92,8 +92,8 @@ class EdgeWebhooksIT {
         assertThat(unknown.headers().firstValue("Retry-After")).isPresent();
         assertThat(statuses).hasSize(20);
 
-        cell.signal("gate", "KILL");
         long killed = cell.pid("gate");
+        cell.signal("gate", "KILL");
         await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.of(killed).map(p -> !p.isAlive()).orElse(true));
         Cell.Run start = cell.run(Map.of("QALDY_READY_TIMEOUT_S", "5"), Duration.ofMinutes(5), "start", "gate");
         assertThat(start.exit()).as(start.output()).isIn(0, 3);

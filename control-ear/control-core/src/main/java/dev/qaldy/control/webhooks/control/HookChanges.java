@@ -50,9 +50,15 @@ public class HookChanges {
         changed.fire(new HookChanged(HookMaterial.deleted(app, hook, sequence)));
     }
 
-    /** Changes after {@code since} in sequence order, at most {@code limit}; a made hook with its secret. */
+    /**
+     * Changes after {@code since} in sequence order, at most {@code limit}; a made hook with its secret.
+     * A hook made before the feed existed gets its change first (once), so the gates learn it too.
+     */
     @Transactional(TxType.REQUIRED)
     public Page since(long since, int limit) {
+        List<Hook> unrecorded = em.createQuery("SELECT h FROM Hook h WHERE NOT EXISTS (SELECT c FROM HookChange c"
+                + " WHERE c.appName = h.app.name AND c.hookName = h.name) ORDER BY h.id", Hook.class).getResultList();
+        unrecorded.forEach(hook -> record(hook.app().name(), hook.name(), false));
         List<HookChange> rows = em.createNamedQuery(HookChange.CHANGED_SINCE, HookChange.class).setParameter("since", since)
                 .setMaxResults(limit).getResultList();
         List<HookMaterial> out = new ArrayList<>();
