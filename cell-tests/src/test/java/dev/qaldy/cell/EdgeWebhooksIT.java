@@ -21,7 +21,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Issue 17 on a real cell: with the control plane SIGKILLed, the gate checks webhook deliveries
@@ -29,8 +32,9 @@ import org.junit.jupiter.api.Test;
  * (202 {@code queued}), refuses the badly signed (401) and answers a hook it never learned 503; a
  * gate SIGKILLed after its 202s and started again, still without the API, keeps them; once the API
  * is back each accepted delivery runs exactly once, in order, as {@code webhook.edge} with an audit
- * line saying when it was received.
+ * line saying when it was received. With two gates, the same delivery queued on both runs once.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EdgeWebhooksIT {
 
     static final String APP = "board";
@@ -41,7 +45,7 @@ class EdgeWebhooksIT {
 
     @BeforeAll
     static void startCell() throws Exception {
-        cell = Cell.up("edgehooks", Map.of("QALDY_NO_SEED", "1"));
+        cell = Cell.up("edgehooks", Map.of("QALDY_NO_SEED", "1"), true);
         owner = Person.signUp(cell, "owner@example.com");
         owner.publish(APP, cell.root().resolve("examples/guestbook"));
         HttpResponse<String> hook = owner.api("POST", "/apps/" + APP + "/hooks", "{\"name\":\"ping\",\"job\":\"digest\"}");
@@ -57,6 +61,7 @@ class EdgeWebhooksIT {
     }
 
     @Test
+    @Order(1)
     void deliveries_accepted_while_the_api_is_down_survive_a_gate_crash_and_run_once_each_in_order() throws Exception {
         Path learned = cell.var().resolve("gate-hooks/hooks.json");
         assertThat(learned).as("pushed to the gate before the API answered the hook's creation").exists();
@@ -132,6 +137,42 @@ class EdgeWebhooksIT {
         assertThat(Files.readString(cell.var().resolve("log/gate.log"))).doesNotContain(secret);
     }
 
+    @Test
+    @Order(2)
+    void the_same_delivery_queued_on_two_gates_runs_once() throws Exception {
+        assertThat(cell.var().resolve("gate2-hooks/hooks.json")).as("pushed to the second gate too").exists();
+        cell.qaldy("stop", "control", "--kill");
+        long t = Instant.now().getEpochSecond();
+        for (int i = 1; i <= 6; i++) {
+            String body = "{\"note\":\"two " + i + "\"}";
+            List<String> gates = i <= 4 ? List.of("gate", "gate2") : List.of("gate2"); // 1-4 on both gates, 5-6 on the second only
+            for (String gate : gates) {
+                HttpResponse<String> queued = deliver(gate, "ping", body, "two-key-" + i, secret, t);
+                assertThat(queued.statusCode()).as(gate + ": " + queued.body()).isEqualTo(202);
+                assertThat(Person.json(queued.body()).getBoolean("queued")).isTrue();
+            }
+        }
+        cell.qaldy("start", "control");
+        // Drained when a new delivery through each gate is passed on (not queued behind this hook's waiting ones).
+        for (String gate : List.of("gate", "gate2")) {
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() -> {
+                HttpResponse<String> probe = deliver(gate, "ping", "{\"note\":\"drained " + gate + "\"}", "drained-" + gate, secret,
+                        Instant.now().getEpochSecond());
+                return probe.statusCode() == 202 && !probe.body().contains("\"queued\"");
+            });
+        }
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() -> notesOf(edgeRuns(), "two ")
+                .size() >= 6);
+        List<String> notes = notesOf(edgeRuns(), "two ");
+        assertThat(notes).as("each once, whichever gate handed it over first")
+                .containsExactlyInAnyOrder("two 1", "two 2", "two 3", "two 4", "two 5", "two 6");
+    }
+
+    static List<String> notesOf(List<JsonObject> runs, String prefix) {
+        return runs.stream().flatMap(r -> r.getJsonArray("log").getValuesAs(JsonString::getString).stream())
+                .filter(l -> l.startsWith("webhook note: " + prefix)).map(l -> l.substring("webhook note: ".length())).toList();
+    }
+
     static String note(int i) {
         return "{\"note\":\"edge " + i + "\"}";
     }
@@ -143,12 +184,18 @@ class EdgeWebhooksIT {
                 .filter(r -> "ping".equals(r.getString("hook", null))).toList();
     }
 
-    /** Signed now with {@code key} (the hook's secret, or not), as a sender signs each attempt. */
+    /** Through the first gate, signed now with {@code signingSecret} (the hook's, or not), as a sender signs each attempt. */
     static HttpResponse<String> deliver(String hook, String body, String idempotencyKey, String signingSecret) throws Exception {
+        return deliver("gate", hook, body, idempotencyKey, signingSecret, Instant.now().getEpochSecond());
+    }
+
+    /** Through {@code gate}, signed at {@code t} (unix seconds). */
+    static HttpResponse<String> deliver(String gate, String hook, String body, String idempotencyKey, String signingSecret, long t)
+            throws Exception {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        return cell.send(cell.request(cell.publicHost(), "/hooks/" + APP + "/" + hook)
+        return cell.send(cell.request(gate, cell.publicHost(), "/hooks/" + APP + "/" + hook)
                 .header("Content-Type", "application/json")
-                .header("Qaldy-Signature", HookSignature.sign(signingSecret, Instant.now().getEpochSecond(), bytes))
+                .header("Qaldy-Signature", HookSignature.sign(signingSecret, t, bytes))
                 .header("Idempotency-Key", idempotencyKey)
                 .timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build());
