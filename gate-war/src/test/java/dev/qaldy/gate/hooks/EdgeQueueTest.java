@@ -72,14 +72,15 @@ class EdgeQueueTest {
     @Test
     void the_queue_is_bounded_per_app_and_per_cell() throws Exception {
         try (EdgeQueue queue = new EdgeQueue(dir, new EdgeQueue.Limits(2, 1_000_000, 3, 10_000_000), LOG)) {
-            assertThat(queue.append(delivery("one", "a", "1", "{}"))).isInstanceOf(EdgeQueue.Queued.class);
-            assertThat(queue.append(delivery("one", "a", "2", "{}"))).isInstanceOf(EdgeQueue.Queued.class);
-            assertThat(queue.append(delivery("one", "a", "3", "{}"))).isInstanceOf(EdgeQueue.Full.class);
-            assertThat(queue.append(delivery("two", "a", "1", "{}"))).isInstanceOf(EdgeQueue.Queued.class);
-            assertThat(queue.append(delivery("three", "a", "1", "{}"))).isInstanceOf(EdgeQueue.Full.class);
+            assertThat(queue.append(delivery("one", "a", "1", "{\"n\":1}"))).isInstanceOf(EdgeQueue.Queued.class);
+            assertThat(queue.append(delivery("one", "a", "2", "{\"n\":2}"))).isInstanceOf(EdgeQueue.Queued.class);
+            assertThat(queue.append(delivery("one", "a", "3", "{\"n\":3}"))).isInstanceOf(EdgeQueue.Full.class);
+            assertThat(queue.append(delivery("two", "a", "1", "{\"n\":1}"))).isInstanceOf(EdgeQueue.Queued.class);
+            assertThat(queue.append(delivery("three", "a", "1", "{\"n\":1}"))).isInstanceOf(EdgeQueue.Full.class);
             queue.remove(queue.head(1).get(0).position());
-            assertThat(queue.append(delivery("three", "a", "1", "{}"))).isInstanceOf(EdgeQueue.Queued.class);
+            assertThat(queue.append(delivery("three", "a", "1", "{\"n\":1}"))).isInstanceOf(EdgeQueue.Queued.class);
         }
+        java.nio.file.Files.delete(dir.resolve(EdgeQueue.FILE));
         try (EdgeQueue queue = new EdgeQueue(dir, new EdgeQueue.Limits(100, 300, 100, 10_000_000), LOG)) {
             assertThat(queue.append(delivery("big", "a", "1", "x".repeat(200)))).isInstanceOf(EdgeQueue.Full.class);
         }
