@@ -7,6 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.FileSystems;
+import java.nio.file.OpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -18,17 +23,34 @@ import java.util.UUID;
 public final class KeptFile {
 
     public static final String REFUSED = ".refused";
+    private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
     private KeptFile() {
     }
 
     /** Creates the folder if needed. */
     public static void write(Path target, byte[] bytes) throws IOException {
+        write(target, bytes, false);
+    }
+
+    /**
+     * As {@link #write}, the file readable by its owner only ({@code rw-------} from the moment it
+     * exists, where the file system has POSIX permissions): for state that holds secrets.
+     */
+    public static void writeOwnerOnly(Path target, byte[] bytes) throws IOException {
+        write(target, bytes, true);
+    }
+
+    private static void write(Path target, byte[] bytes, boolean ownerOnly) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path temp = dir.resolve("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        Set<OpenOption> options = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileAttribute<?>[] attributes = ownerOnly && POSIX
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                : new FileAttribute<?>[0];
         try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = FileChannel.open(temp, options, attributes)) {
                 ByteBuffer buffer = ByteBuffer.wrap(bytes);
                 while (buffer.hasRemaining()) {
                     channel.write(buffer);

@@ -91,6 +91,22 @@ public final class Pages {
                 .append("</main></body></html>\n").toString();
     }
 
+    /**
+     * Problem JSON for programs (webhook senders, data clients) whatever they accept, {@code no-store},
+     * with {@code Retry-After} on a 503; nothing once the answer is committed.
+     */
+    public static void sendProblem(HttpServletResponse res, Page page) throws IOException {
+        if (res.isCommitted()) {
+            return;
+        }
+        res.resetBuffer();
+        securityHeaders(res);
+        if (page.status() == 503 && !res.containsHeader("Retry-After")) {
+            res.setHeader("Retry-After", Integer.toString(Page.RETRY_AFTER_SECONDS));
+        }
+        ProblemJson.write(res, page.status(), page.type(), page.title(), page.sentence(), false);
+    }
+
     /** The RFC 9457 body ({@link ProblemJson#body}). */
     public static String problemJson(Page page) {
         return ProblemJson.body(page.status(), page.type(), page.title(), page.sentence());

@@ -2,8 +2,8 @@ package dev.qaldy.gate.proxy;
 
 import dev.qaldy.contract.apps.AppLabel;
 import dev.qaldy.contract.health.UpstreamHealth;
-import dev.qaldy.contract.http.ProblemJson;
 import dev.qaldy.contract.session.Session;
+import dev.qaldy.gate.hooks.EdgeHooks;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.ControlPlaneHealth;
@@ -25,6 +25,7 @@ import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 
@@ -37,9 +38,11 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
  * <li>app data: {@code /.qaldy/data/<collection>[/<id>]} → {@code {control}/api/v1/internal/data/<app>/…}
  * with the service token and {@code X-Qaldy-Person-Id}.</li>
  * </ul>
- * Seed: webhooks and the data API stop with the control plane: unreachable, late or 5xx is a 503
- * problem with {@code Retry-After}, never a false 200 or a hang. With no copy to fall back on they are
- * sent whatever {@link ControlPlaneHealth} says, and tell it; beyond {@link ControlRelays}' bound, 503 at once.
+ * Seed: the data API stops with the control plane: unreachable, late or 5xx is a 503 problem with
+ * {@code Retry-After}, never a false 200 or a hang; sent whatever {@link ControlPlaneHealth} says,
+ * and tells it; beyond {@link ControlRelays}' bound, 503 at once. A webhook is read whole first and,
+ * when the control plane cannot be asked (the same failures, or the view says failing) or the hook's
+ * deliveries already wait at the edge, checked and queued by the gate ({@link EdgeHooks}, issue 17).
  * Held by {@link UpstreamProxy}, the gate's one forwarder, with its references.
  */
 public final class ControlForwarder {
@@ -60,6 +63,7 @@ public final class ControlForwarder {
     private final ControlPlaneHealth controlPlane;
     private final Forwarder forwarder;
     private final ControlRelays relays;
+    private final EdgeHooks edge;
     private final Logger log;
     private final long maxHookBytes;
     private final RequestConfig answering;
@@ -69,21 +73,16 @@ public final class ControlForwarder {
      * @param timeout      {@code qaldy.gate.control-forward-timeout-ms}
      */
     ControlForwarder(GateConfig config, CellSecrets secrets, ControlPlaneHealth controlPlane, Forwarder forwarder,
-            ControlRelays relays, Logger log, long maxHookBytes, Duration timeout) {
+            ControlRelays relays, EdgeHooks edge, Logger log, long maxHookBytes, Duration timeout) {
         this.config = config;
         this.secrets = secrets;
         this.controlPlane = controlPlane;
         this.forwarder = forwarder;
         this.relays = relays;
+        this.edge = edge;
         this.log = log;
         this.maxHookBytes = maxHookBytes;
         this.answering = Forwarder.answeringWithin(timeout);
-    }
-
-    static Page hooksUnavailable() {
-        return new Page(503, "control-plane-unreachable", "Control plane unreachable",
-                "The control plane is unreachable; retry later. Nothing was recorded, so send this delivery again.",
-                null, null);
     }
 
     static Page dataUnavailable() {
@@ -107,14 +106,38 @@ public final class ControlForwarder {
             problem(res, hookTooLarge());
             return;
         }
+        String app = path.group(1);
+        String hook = path.group(2);
+        BoundedInputStream in = forwarder.body(req.getInputStream(), maxHookBytes);
+        byte[] body;
+        try {
+            body = in.readAllBytes(); // whole: the gate may have to check its signature itself (issue 17)
+        } catch (IOException e) {
+            if (in.exceeded()) {
+                problem(res, hookTooLarge());
+            } else if (in.tooSlow()) {
+                problem(res, Page.requestTimeout());
+            } else {
+                log.log(Level.FINE, "gate: the client went away while sending webhook {0}/{1}: {2}", new Object[] {app, hook, e.toString()});
+            }
+            return;
+        }
+        String key = req.getHeader("Idempotency-Key");
+        EdgeHooks.Delivery delivery = new EdgeHooks.Delivery(app, hook, req.getHeader("Qaldy-Signature"),
+                req.getHeader("X-Qaldy-Signature") != null, key != null && !key.isBlank() ? key : req.getHeader("X-Qaldy-Delivery"),
+                req.getContentType(), body);
+        if (controlPlane.view().failing() || edge.waiting(app, hook)) {
+            edge.answer(delivery, res); // not asked while failing; behind this hook's queue, never past it
+            return;
+        }
         ClassicHttpRequest request = new BasicClassicHttpRequest("POST", URI.create(config.controlUrl() + "/api/v1/hooks/"
-                + path.group(1) + "/" + path.group(2)));
+                + app + "/" + hook));
         for (String name : HOOK_HEADERS) {
             copy(req, request, name);
         }
         Forwarder.forwarded(req, request);
-        BoundedInputStream body = forwarder.send(req, request, maxHookBytes);
-        send(request, body, req, res, hooksUnavailable(), hookTooLarge(), "webhook " + path.group(1) + "/" + path.group(2));
+        request.setEntity(new ByteArrayEntity(body, null));
+        send(request, null, req, res, r -> edge.answer(delivery, r), hookTooLarge(), "webhook " + app + "/" + hook);
     }
 
     /** For a person the gate signed in and let in. */
@@ -147,21 +170,27 @@ public final class ControlForwarder {
         if ("POST".equals(method) || "PUT".equals(method)) {
             body = forwarder.send(req, request, MAX_DATA_BODY);
         }
-        send(request, body, req, res, dataUnavailable(), Page.tooLarge(MAX_DATA_BODY), "data of " + app);
+        send(request, body, req, res, r -> problem(r, dataUnavailable()), Page.tooLarge(MAX_DATA_BODY), "data of " + app);
+    }
+
+    /** How a route answers when the control plane cannot be asked: unreachable, late, 5xx, or the bound reached. */
+    @FunctionalInterface
+    interface Unavailable {
+        void answer(HttpServletResponse res) throws IOException;
     }
 
     private void send(ClassicHttpRequest request, BoundedInputStream body, HttpServletRequest req, HttpServletResponse res,
-            Page unavailable, Page tooLarge, String what) throws IOException {
+            Unavailable unavailable, Page tooLarge, String what) throws IOException {
         try {
             relays.relay(() -> relay(request, body, req, res, unavailable, tooLarge, what));
         } catch (BulkheadException e) {
             relays.refused(what);
-            problem(res, unavailable);
+            unavailable.answer(res);
         }
     }
 
     private void relay(ClassicHttpRequest request, BoundedInputStream body, HttpServletRequest req, HttpServletResponse res,
-            Page unavailable, Page tooLarge, String what) throws IOException {
+            Unavailable unavailable, Page tooLarge, String what) throws IOException {
         UpstreamHealth.Call call = controlPlane.view().call();
         ClassicHttpResponse response;
         try {
@@ -173,7 +202,7 @@ public final class ControlForwarder {
                 case CLIENT_GONE -> log.log(Level.FINE, "gate: the client went away while sending {0}: {1}", new Object[] {what, e.toString()});
                 default -> {
                     log.log(Level.INFO, "gate: cannot reach the control plane for {0}: {1}", new Object[] {what, e.toString()});
-                    problem(res, unavailable);
+                    unavailable.answer(res);
                 }
             }
             return;
@@ -182,7 +211,7 @@ public final class ControlForwarder {
             Forwarder.answered(call, response);
             if (response.getCode() >= 500) {
                 log.log(Level.INFO, "gate: the control plane answered {0} for {1}", new Object[] {response.getCode(), what});
-                problem(res, unavailable);
+                unavailable.answer(res);
                 return;
             }
             res.setStatus(response.getCode());
@@ -218,14 +247,6 @@ public final class ControlForwarder {
 
     /** Problem JSON (webhook senders and data clients are programs), with Retry-After on 503. */
     static void problem(HttpServletResponse res, Page page) throws IOException {
-        if (res.isCommitted()) {
-            return;
-        }
-        res.resetBuffer();
-        Pages.securityHeaders(res);
-        if (page.status() == 503) {
-            res.setHeader("Retry-After", Integer.toString(Page.RETRY_AFTER_SECONDS));
-        }
-        ProblemJson.write(res, page.status(), page.type(), page.title(), page.sentence(), false);
+        Pages.sendProblem(res, page);
     }
 }

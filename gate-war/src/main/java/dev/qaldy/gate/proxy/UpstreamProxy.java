@@ -3,6 +3,7 @@ package dev.qaldy.gate.proxy;
 import dev.qaldy.contract.data.DataGrants;
 import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.session.Session;
+import dev.qaldy.gate.hooks.EdgeHooks;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.ControlPlaneHealth;
@@ -74,6 +75,9 @@ public class UpstreamProxy {
     ControlRelays relays;
 
     @Inject
+    EdgeHooks edge;
+
+    @Inject
     Clock clock;
 
     @Inject
@@ -108,11 +112,11 @@ public class UpstreamProxy {
     @PostConstruct
     void start() {
         answering = Forwarder.answeringWithin(Duration.ofMillis(responseTimeoutMillis));
-        control = new ControlForwarder(config, secrets, controlPlane, forwarder, relays, log, maxHookBytes,
+        control = new ControlForwarder(config, secrets, controlPlane, forwarder, relays, edge, log, maxHookBytes,
                 Duration.ofMillis(controlTimeoutMillis));
     }
 
-    /** {@code POST /hooks/<app>/<hook>} to the control plane ({@link ControlForwarder}). */
+    /** {@code POST /hooks/<app>/<hook>} to the control plane, or queued at the edge ({@link ControlForwarder}). */
     public void hook(HttpServletRequest req, HttpServletResponse res) throws IOException {
         control.hook(req, res);
     }

@@ -12,6 +12,7 @@ import dev.qaldy.gate.cap.CapEndpoint;
 import dev.qaldy.gate.cap.CapStep;
 import dev.qaldy.gate.console.ConsoleFiles;
 import dev.qaldy.gate.console.ConsoleLinks;
+import dev.qaldy.gate.hooks.HookMaterialPush;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.ControlPlane;
 import dev.qaldy.gate.platform.ControlPlaneHealth;
@@ -110,6 +111,9 @@ public class GateFilter extends HttpFilter {
     CapEndpoint capStates;
 
     @Inject
+    HookMaterialPush hookPush;
+
+    @Inject
     UpstreamProxy proxy;
 
     @Inject
@@ -144,6 +148,7 @@ public class GateFilter extends HttpFilter {
                 case SHARING_PUSH -> push.receive(req, res); // the control plane calls every gate by address: any Host
                 case SIGN_OUT_PUSH -> signOutPush.receive(req, res);
                 case CAP_STATES -> capStates.receive(req, res);
+                case HOOK_PUSH -> hookPush.receive(req, res);
                 case NOT_HERE -> Pages.send(req, res, Page.noRoute(route(req) instanceof HostRoute.App ? "/" : home()));
                 case PUBLIC -> publicListener(route(req), req, res, chain);
                 default -> throw new IllegalStateException("no route for " + req.getRequestURI());
@@ -212,7 +217,7 @@ public class GateFilter extends HttpFilter {
             }
             case HOOKS -> {
                 if (shielded(new ShieldTarget.Api(), req, res)) {
-                    proxy.hook(req, res); // webhooks: bounded, 5 s, 503 + Retry-After while the API is down
+                    proxy.hook(req, res); // webhooks: bounded, 5 s; checked and queued at the edge while the API is down
                 }
             }
             case INTERNAL, NO_ROUTE -> Pages.send(req, res, Page.noRoute(home()));

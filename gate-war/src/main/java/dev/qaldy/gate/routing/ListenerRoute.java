@@ -2,6 +2,7 @@ package dev.qaldy.gate.routing;
 
 import dev.qaldy.gate.access.SharingVersionPush;
 import dev.qaldy.gate.cap.CapEndpoint;
+import dev.qaldy.gate.hooks.HookMaterialPush;
 import dev.qaldy.gate.session.SignedOutSessionPush;
 import java.util.Locale;
 
@@ -16,6 +17,8 @@ public enum ListenerRoute {
     SIGN_OUT_PUSH,
     /** What the gate holds of the cap, or an offered state. */
     CAP_STATES,
+    /** A hook made or deleted (issue 17). */
+    HOOK_PUSH,
     NOT_HERE,
     PUBLIC;
 
@@ -33,6 +36,9 @@ public enum ListenerRoute {
             }
             if (CapEndpoint.PATH.equals(rawPath)) {
                 return CAP_STATES;
+            }
+            if (HookMaterialPush.PATH.equals(rawPath)) {
+                return HOOK_PUSH;
             }
             return NOT_HERE; // nothing else is served there: not the console, not an app
         }

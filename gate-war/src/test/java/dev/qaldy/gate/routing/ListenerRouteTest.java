@@ -13,6 +13,8 @@ class ListenerRouteTest {
         "/.qaldy/internal/signed-out-sessions, SIGN_OUT_PUSH",
         "/.qaldy/internal/cap-states, CAP_STATES",
         // matched exactly: nothing else is served on the internal listener
+        "/.qaldy/internal/hooks, HOOK_PUSH",
+        "/.qaldy/internal/hooks/, NOT_HERE",
         "/.qaldy/internal/Sharing-Versions, NOT_HERE",
         "/.qaldy/internal/sharing-versions/, NOT_HERE",
         "/.qaldy/internal/%73haring-versions, NOT_HERE",

@@ -564,6 +564,81 @@ class SchedulesWebhooksDataIT {
     }
 
     @Test
+    @Order(10)
+    void the_gates_learn_each_hook_from_the_feed_and_what_they_queued_is_handed_over_and_run_once() throws Exception {
+        String app = createApp(owner);
+        String secret = api.post("api/v1/apps/" + app + "/hooks", json("name", "edge", "job", "digest"), owner.token())
+                .json().getString("secret");
+        Reply feed = api.internal("GET", "api/v1/internal/hooks?since=0&limit=1000", null, TestCell.serviceToken());
+        assertThat(feed.status()).as(feed.toString()).isEqualTo(200);
+        assertThat(feed.header("Cache-Control")).isEqualTo("no-store");
+        JsonObject made = hookIn(feed, app);
+        assertThat(made.getJsonArray("secrets").getString(0)).isEqualTo(secret);
+        assertThat(api.internal("GET", "api/v1/internal/hooks?since=0", null, null).status()).as("the gates' credential only").isEqualTo(401);
+
+        // signed 10 minutes ago, past the tolerance: the gate vouches for its check at receipt, which is not made again
+        byte[] body = "{\"note\":\"edge\"}".getBytes(StandardCharsets.UTF_8);
+        long t = Instant.now().getEpochSecond() - 600;
+        long received = Instant.now().toEpochMilli();
+        String signature = sign(secret, t, body);
+        String id = UUID.randomUUID().toString();
+        Reply first = handOver(app, "edge", body, signature, "edge-key", id, received, false);
+        assertThat(first.status()).as(first.toString()).isEqualTo(202);
+        assertThat(first.json().getString("deliveryId")).isEqualTo(id);
+        assertThat(first.json().getBoolean("replayed")).isFalse();
+        Reply fromAnotherGate = handOver(app, "edge", body, signature, null, UUID.randomUUID().toString(), received + 700, false);
+        assertThat(fromAnotherGate.status()).as(fromAnotherGate.toString()).isEqualTo(202);
+        assertThat(fromAnotherGate.json().getString("deliveryId")).as("the same signed delivery").isEqualTo(id);
+        assertThat(fromAnotherGate.json().getBoolean("replayed")).isTrue();
+        assertThat(runs(app)).filteredOn(r -> "edge".equals(r.getString("hook", null))).hasSize(1)
+                .allMatch(r -> r.getString("actor").equals("webhook.edge"));
+        assertThat(audit(owner)).filteredOn(e -> app.equals(e.getString("app", null)) && e.getString("actor").equals("webhook.edge"))
+                .hasSize(1).allMatch(e -> e.getString("target").contains("queued at the edge, received "));
+
+        byte[] other = "{\"note\":\"other\"}".getBytes(StandardCharsets.UTF_8);
+        assertProblem(handOver(app, "edge", other, sign("not the secret", t, other), null, UUID.randomUUID().toString(), received, false),
+                401, "not signed with the hook's secret");
+        assertProblem(handOver(app, "edge", other, sign(secret, t, other), null, UUID.randomUUID().toString(), 1_000, false),
+                401, "made after the delivery was received");
+        Reply noCredential = api.send("api/v1/internal/hook-deliveries/" + app + "/edge", Map.of("Qaldy-Signature", signature,
+                "X-Qaldy-Delivery-Id", UUID.randomUUID().toString(), "X-Qaldy-Received-At", "1000"), "POST", BodyPublishers.ofByteArray(body));
+        assertThat(noCredential.status()).isEqualTo(401);
+        Reply expired = handOver(app, "edge", new byte[0], signature, null, UUID.randomUUID().toString(), received, true);
+        assertThat(expired.status()).as(expired.toString()).isEqualTo(204);
+        assertThat(audit(owner)).anyMatch(e -> app.equals(e.getString("app", null)) && e.getString("action").equals("webhook.edge-expired"));
+
+        assertThat(api.delete("api/v1/apps/" + app + "/hooks/edge", owner.token()).status()).isEqualTo(204);
+        JsonObject deleted = hookIn(api.internal("GET", "api/v1/internal/hooks?since=" + made.getJsonNumber("sequence").longValue(), null,
+                TestCell.serviceToken()), app);
+        assertThat(deleted.getBoolean("deleted")).isTrue();
+        assertThat(deleted.containsKey("secrets")).isFalse();
+        assertProblem(handOver(app, "edge", other, sign(secret, t, other), null, UUID.randomUUID().toString(), received, false), 410,
+                "no hook named edge any more");
+        assertThat(runs(app)).filteredOn(r -> "edge".equals(r.getString("hook", null))).hasSize(1);
+    }
+
+    static JsonObject hookIn(Reply feed, String app) {
+        return feed.json().getJsonArray("hooks").getValuesAs(JsonObject.class).stream()
+                .filter(h -> app.equals(h.getString("app")) && "edge".equals(h.getString("hook"))).reduce((a, b) -> b).orElseThrow();
+    }
+
+    Reply handOver(String app, String hook, byte[] body, String signature, String key, String deliveryId, long receivedAtMs,
+            boolean expired) {
+        Map<String, String> headers = new java.util.LinkedHashMap<>();
+        headers.put("X-Qaldy-Service-Token", TestCell.serviceToken());
+        headers.put("Qaldy-Signature", signature);
+        headers.put("X-Qaldy-Delivery-Id", deliveryId);
+        headers.put("X-Qaldy-Received-At", Long.toString(receivedAtMs));
+        if (key != null) {
+            headers.put("Idempotency-Key", key);
+        }
+        if (expired) {
+            headers.put("X-Qaldy-Expired", "true");
+        }
+        return api.send("api/v1/internal/hook-deliveries/" + app + "/" + hook, headers, "POST", BodyPublishers.ofByteArray(body));
+    }
+
+    @Test
     @Order(99)
     void the_every_minute_schedule_fired_its_tick_once_as_an_ordinary_run_and_it_was_dispatched() {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))

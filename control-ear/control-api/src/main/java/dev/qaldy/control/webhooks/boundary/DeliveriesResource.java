@@ -2,7 +2,7 @@ package dev.qaldy.control.webhooks.boundary;
 
 import dev.qaldy.control.platform.control.InvalidInput;
 import dev.qaldy.control.platform.control.PayloadTooLarge;
-import dev.qaldy.control.webhooks.control.HookSignature;
+import dev.qaldy.contract.hooks.HookSignature;
 import dev.qaldy.control.webhooks.control.Idempotency;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;

@@ -21,6 +21,7 @@ import dev.qaldy.control.schedules.entity.Schedule;
 import dev.qaldy.control.sharing.entity.Share;
 import dev.qaldy.control.shield.boundary.Shields;
 import dev.qaldy.control.tickets.entity.Ticket;
+import dev.qaldy.control.webhooks.control.HookChanges;
 import dev.qaldy.control.webhooks.entity.Delivery;
 import dev.qaldy.control.webhooks.entity.Hook;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -71,6 +72,9 @@ public class Apps {
 
     @Inject
     SequenceRows sequences;
+
+    @Inject
+    HookChanges hookChanges;
 
     /**
      * Creates an app (behind sign-in) owned by {@code me}.
@@ -180,6 +184,8 @@ public class Apps {
         em.createNamedQuery(Schedule.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.createNamedQuery(Run.DELETE_OF_APP).setParameter("appId", app.id()).executeUpdate();
         em.createNamedQuery(Delivery.DELETE_OF_APP).setParameter("app", app).executeUpdate();
+        em.createNamedQuery(Hook.OF_APP, Hook.class).setParameter("app", app).getResultList()
+                .forEach(hook -> hookChanges.deleted(name, hook.name())); // every gate forgets them (issue 17)
         em.createNamedQuery(Hook.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.createNamedQuery(DataRecord.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.remove(app);

@@ -56,6 +56,8 @@ public class Run {
     public static final String SCHEDULER = "scheduler";
     public static final String CATCH_UP = "scheduler.catchup";
     public static final String WEBHOOK = "webhook";
+    /** The actor of a run of a delivery a gate queued while the API could not be asked, handed over later (issue 17). */
+    public static final String EDGE_WEBHOOK = "webhook.edge";
     /** Audit action of every run queued. */
     public static final String AUDIT_RUN = "run";
     static final int MAX_LOG_LINES = 200;
@@ -158,6 +160,15 @@ public class Run {
     /** A run for one webhook delivery, carrying its body. */
     public static Run webhook(App app, String hookName, String job, String payload, Instant receivedAt) {
         return new Run(app, null, hookName, job, receivedAt, WEBHOOK, payload, receivedAt);
+    }
+
+    /**
+     * A run of a delivery handed over from a gate's queue: its tick is when the gate received it.
+     *
+     * @param handedOverAt when the control plane recorded it
+     */
+    public static Run edgeWebhook(App app, String hookName, String job, String payload, Instant receivedAt, Instant handedOverAt) {
+        return new Run(app, null, hookName, job, receivedAt, EDGE_WEBHOOK, payload, handedOverAt);
     }
 
     /** The run ended: succeeded or failed, with the handler's log lines (bounded here). */

@@ -10,8 +10,9 @@ import dev.qaldy.control.schedules.control.LiveJobs;
 import dev.qaldy.control.schedules.entity.JobName;
 import dev.qaldy.control.schedules.entity.Run;
 import dev.qaldy.control.schedules.entity.RunQueued;
+import dev.qaldy.contract.hooks.HookSignature;
 import dev.qaldy.control.webhooks.control.BadSignature;
-import dev.qaldy.control.webhooks.control.HookSignature;
+import dev.qaldy.control.webhooks.control.HookChanges;
 import dev.qaldy.control.webhooks.control.Idempotency;
 import dev.qaldy.control.webhooks.entity.Delivery;
 import dev.qaldy.control.webhooks.entity.Hook;
@@ -85,6 +86,9 @@ public class Hooks {
     LiveJobs liveJobs;
 
     @Inject
+    HookChanges changes;
+
+    @Inject
     @ConfigProperty(name = "qaldy.public-url", defaultValue = "http://localhost:8080")
     String publicUrl;
 
@@ -125,6 +129,7 @@ public class Hooks {
         String secret = HookSignature.newSecret();
         Hook hook = new Hook(app, name, job, secret, me.email(), clock.instant());
         em.persist(hook);
+        changes.made(hook); // every gate learns it before the API answers (issue 17)
         audit.fire(new Audited(me.email(), Hook.AUDIT_CREATE, app.id(), app.name(), "hook " + name + " runs job " + job));
         return new Created(hook, secret, url(app.name(), name), note);
     }
@@ -142,6 +147,7 @@ public class Hooks {
         }
         em.createNamedQuery(Delivery.DELETE_OF_HOOK).setParameter("hookId", hook.id()).executeUpdate();
         em.remove(hook);
+        changes.deleted(app.name(), name);
         audit.fire(new Audited(me.email(), Hook.AUDIT_DELETE, app.id(), app.name(), "hook " + name));
     }
 
@@ -159,9 +165,7 @@ public class Hooks {
      */
     public Received receive(String appName, String hookName, byte[] body, String signature, String oldSignature, String key) {
         App app = Hook.isWellFormed(hookName) ? guard.byName(appName).orElse(null) : null;
-        Hook hook = app == null ? null : em.createNamedQuery(Hook.BY_NAME, Hook.class).setParameter("app", app)
-                .setParameter("name", hookName).setLockMode(LockModeType.PESSIMISTIC_WRITE)
-                .getResultStream().findFirst().orElse(null);
+        Hook hook = app == null ? null : locked(app, hookName);
         Instant checkedAt = clock.instant();
         // Issue 16: an unknown app or hook answers as a known one with a wrong signature (checked against a secret no
         // sender has), so hook names cannot be enumerated by their 404s.
@@ -170,10 +174,25 @@ public class Hooks {
         if (verdict != HookSignature.Verdict.VALID) {
             throw new BadSignature(refusal(verdict, signature, oldSignature, checkedAt));
         }
+        return record(app, hook, body, signature, key, UUID.randomUUID().toString(), checkedAt, null);
+    }
+
+    /**
+     * Records a checked delivery and queues its run, or finds it recorded: the same signed delivery
+     * (hook, {@code t}, body) or the same key with the same body is a replay. Called with the hook's row locked.
+     *
+     * @param deliveryId the id for a new record
+     * @param receivedAt when it reached the cell (at the gate, for one handed over from its queue)
+     * @param edge       null for a delivery received now; else how the audit names where it waited
+     * @throws Conflict when the key was used before with a different body
+     */
+    public Received record(App app, Hook hook, byte[] body, String signature, String key, String deliveryId, Instant receivedAt,
+            String edge) {
         String hash = HookSignature.sha256(body);
         long signedAt = HookSignature.timestamp(signature);
         // Issue 16: the same signed delivery sent again within the tolerance (captured, or retried with another or
         // no Idempotency-Key, which the signature does not cover) is the delivery already recorded, never a second run.
+        // Issue 17: the same holds for one handed over by two gates, or twice by one.
         Delivery sameSigned = em.createNamedQuery(Delivery.BY_SIGNATURE, Delivery.class).setParameter("hookId", hook.id())
                 .setParameter("signedAt", signedAt).setParameter("bodySha256", hash).getResultStream().findFirst().orElse(null);
         if (sameSigned != null) {
@@ -191,36 +210,30 @@ public class Hooks {
             }
         }
         Instant now = clock.instant();
-        Delivery delivery = new Delivery(UUID.randomUUID().toString(), hook.id(), key, hash, body.length, signedAt, now);
+        Delivery delivery = new Delivery(deliveryId, hook.id(), key, hash, body.length, signedAt, receivedAt);
         em.persist(delivery);
-        Run run = Run.webhook(app, hook.name(), hook.job(), new String(body, StandardCharsets.UTF_8), now);
+        String payload = new String(body, StandardCharsets.UTF_8);
+        Run run = edge == null ? Run.webhook(app, hook.name(), hook.job(), payload, now)
+                : Run.edgeWebhook(app, hook.name(), hook.job(), payload, receivedAt, now);
         em.persist(run);
         em.flush();
         delivery.queued(run.id());
-        audit.fire(new Audited(Run.WEBHOOK, Run.AUDIT_RUN, app.id(), app.name(),
-                "job " + hook.job() + " for hook " + hook.name() + " (delivery " + delivery.deliveryId() + ", run " + run.id() + ")"));
+        audit.fire(new Audited(edge == null ? Run.WEBHOOK : Run.EDGE_WEBHOOK, Run.AUDIT_RUN, app.id(), app.name(),
+                "job " + hook.job() + " for hook " + hook.name() + " (delivery " + delivery.deliveryId() + ", run " + run.id() + ")"
+                + (edge == null ? "" : "; " + edge)));
         queued.fire(new RunQueued(run.id()));
         return new Received(delivery.deliveryId(), false);
     }
 
-    /** The 401's detail: what is wrong and how to sign (no secret, no expected digest). */
+    /** The hook named so, its row locked until the transaction ends; null when there is none. */
+    public Hook locked(App app, String hookName) {
+        return em.createNamedQuery(Hook.BY_NAME, Hook.class).setParameter("app", app).setParameter("name", hookName)
+                .setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultStream().findFirst().orElse(null);
+    }
+
+    /** The 401's detail ({@link HookSignature#refusal}). */
     private String refusal(HookSignature.Verdict verdict, String signature, String oldSignature, Instant now) {
-        String how = HookSignature.HEADER + " must be t=<unix seconds>,v1=<hex of HMAC-SHA256 of \"<t>.<raw body>\""
-                + " with the hook's secret>, signed at sending time";
-        return switch (verdict) {
-            case MISSING -> oldSignature != null
-                    ? "the " + HookSignature.OLD_HEADER + " header (sha256=…) is no longer accepted because it can be replayed; " + how
-                    : "the signature is missing: " + how;
-            case MALFORMED -> "the signature is malformed: " + how;
-            case WRONG -> "the signature is wrong: " + how;
-            case TOO_OLD -> "signature timestamp too old: t=" + HookSignature.timestamp(signature) + " is "
-                    + (now.getEpochSecond() - HookSignature.timestamp(signature)) + " s before the receiver's clock, more than the "
-                    + tolerance.toSeconds() + " s allowed; sign each delivery and each retry when you send it";
-            case IN_FUTURE -> "signature timestamp too far in the future: t=" + HookSignature.timestamp(signature) + " is "
-                    + (HookSignature.timestamp(signature) - now.getEpochSecond()) + " s after the receiver's clock, more than the "
-                    + tolerance.toSeconds() + " s allowed; check the sender's clock";
-            case VALID -> throw new IllegalArgumentException("a valid signature is not refused");
-        };
+        return HookSignature.refusal(verdict, signature, oldSignature != null, now, tolerance);
     }
 
     /**

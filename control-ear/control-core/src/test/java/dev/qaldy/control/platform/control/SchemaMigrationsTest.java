@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -39,15 +43,15 @@ class SchemaMigrationsTest {
     }
 
     @Test
-    void a_database_eclipselink_created_before_migrations_is_taken_as_version_1_and_keeps_its_rows() throws SQLException {
+    void a_database_eclipselink_created_before_migrations_is_taken_as_version_1_keeps_its_rows_and_gets_the_later_ones() throws SQLException {
         JdbcDataSource old = database();
-        createdByEclipseLink(old);
+        createdBeforeMigrations(old);
         update(old, "INSERT INTO SHARING_CLOCK (ID, LAST_SEQUENCE) VALUES (1, 41)");
 
         MigrateResult result = SchemaMigrations.migrate(old);
 
-        assertThat(result.migrationsExecuted).isZero();
         assertThat(result.initialSchemaVersion).isEqualTo("1");
+        assertThat(result.migrationsExecuted).as("every version after 1").isEqualTo(SchemaMigrations.migrate(database()).migrationsExecuted - 1);
         assertThat(rows(old, "SELECT \"version\", \"type\" FROM " + SchemaMigrations.HISTORY_TABLE + " ORDER BY \"installed_rank\""))
                 .contains("1 BASELINE");
         assertThat(rows(old, "SELECT LAST_SEQUENCE FROM SHARING_CLOCK")).containsExactly("41");
@@ -91,6 +95,25 @@ class SchemaMigrationsTest {
             factory.createEntityManager().close();
         } finally {
             factory.close();
+        }
+    }
+
+    /**
+     * A database as the cells' EclipseLink made it before there were migrations: V1's statements (V1 is that
+     * schema, checked against the entities when it was written) with no history table.
+     */
+    private static void createdBeforeMigrations(JdbcDataSource database) throws SQLException {
+        String script;
+        try (InputStream in = SchemaMigrationsTest.class.getResourceAsStream("/db/migration/V1__schema_of_2026_12.sql")) {
+            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, String> types = SchemaMigrations.placeholders("H2");
+        for (String statement : script.replaceAll("(?m)^--.*$", "").split(";")) {
+            if (!statement.isBlank()) {
+                update(database, statement.replace("${bytes}", types.get("bytes")).replace("${text}", types.get("text")));
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.qaldy.control.webhooks.control;
+package dev.qaldy.contract.hooks;
 
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
@@ -21,7 +21,9 @@ import javax.crypto.spec.SecretKeySpec;
  * The timestamp is signed with the body, so a recorded delivery cannot be replayed after the
  * tolerance (config {@code qaldy.webhooks.tolerance}, default 5 min) even under a new delivery id.
  * Several {@code v1} values may be given (one per secret while a sender rotates); one match is
- * enough. Other schemes ({@code v0=…}) are ignored. Digests are compared in constant time.
+ * enough, and while a hook has several secrets in force a match with any of them is. Other schemes
+ * ({@code v0=…}) are ignored. Digests are compared in constant time. The one rule of the cell: the
+ * control plane checks deliveries with it, and so does the gate when it queues one at the edge (issue 17).
  */
 public final class HookSignature {
 
@@ -71,28 +73,27 @@ public final class HookSignature {
     }
 
     /**
-     * Checks a delivery's header.
+     * Checks a delivery's header against one secret.
      *
      * @param now       the receiver's clock
      * @param tolerance how far {@code t} may be from {@code now}, either way
      */
     public static Verdict check(String secret, byte[] body, String header, Instant now, Duration tolerance) {
-        if (header == null || header.isBlank()) {
-            return Verdict.MISSING;
+        return check(secret == null ? null : List.of(secret), body, header, now, tolerance);
+    }
+
+    /**
+     * Checks a delivery's header against every secret in force (one match is enough).
+     *
+     * @param now       the receiver's clock
+     * @param tolerance how far {@code t} may be from {@code now}, either way
+     */
+    public static Verdict check(List<String> secrets, byte[] body, String header, Instant now, Duration tolerance) {
+        Verdict signed = signedBy(secrets, body, header);
+        if (signed != Verdict.VALID) {
+            return signed;
         }
-        Parsed parsed = parse(header);
-        if (parsed == null || secret == null || body == null) {
-            return Verdict.MALFORMED;
-        }
-        byte[] expected = hmac(secret, parsed.timestamp(), body);
-        boolean matched = false;
-        for (byte[] presented : parsed.digests()) {
-            matched |= MessageDigest.isEqual(expected, presented); // no early exit: every value is compared
-        }
-        if (!matched) {
-            return Verdict.WRONG;
-        }
-        long age = now.getEpochSecond() - parsed.timestamp();
+        long age = now.getEpochSecond() - parse(header).timestamp();
         if (age > tolerance.toSeconds()) {
             return Verdict.TOO_OLD;
         }
@@ -100,6 +101,29 @@ public final class HookSignature {
             return Verdict.IN_FUTURE;
         }
         return Verdict.VALID;
+    }
+
+    /**
+     * Form and digest only, no clock: {@link Verdict#VALID} when a {@code v1} is the HMAC with one of
+     * {@code secrets}. For a delivery whose time was checked when it was received (handed over from a
+     * gate's queue, issue 17); never for one received now.
+     */
+    public static Verdict signedBy(List<String> secrets, byte[] body, String header) {
+        if (header == null || header.isBlank()) {
+            return Verdict.MISSING;
+        }
+        Parsed parsed = parse(header);
+        if (parsed == null || secrets == null || secrets.isEmpty() || body == null) {
+            return Verdict.MALFORMED;
+        }
+        boolean matched = false;
+        for (String secret : secrets) {
+            byte[] expected = hmac(secret, parsed.timestamp(), body);
+            for (byte[] presented : parsed.digests()) {
+                matched |= MessageDigest.isEqual(expected, presented); // no early exit: every value is compared
+            }
+        }
+        return matched ? Verdict.VALID : Verdict.WRONG;
     }
 
     /** The header's timestamp in unix seconds, or null when the header is not well formed. */
@@ -139,6 +163,31 @@ public final class HookSignature {
             }
         }
         return timestamp == null || digests.isEmpty() ? null : new Parsed(timestamp, digests);
+    }
+
+    /**
+     * The 401's detail for a refused delivery, the same from the control plane and the gate: what is
+     * wrong and how to sign (never a secret or an expected digest).
+     *
+     * @param oldScheme true when the sender used {@link #OLD_HEADER} instead
+     */
+    public static String refusal(Verdict verdict, String header, boolean oldScheme, Instant now, Duration tolerance) {
+        String how = HEADER + " must be t=<unix seconds>,v1=<hex of HMAC-SHA256 of \"<t>.<raw body>\""
+                + " with the hook's secret>, signed at sending time";
+        return switch (verdict) {
+            case MISSING -> oldScheme
+                    ? "the " + OLD_HEADER + " header (sha256=…) is no longer accepted because it can be replayed; " + how
+                    : "the signature is missing: " + how;
+            case MALFORMED -> "the signature is malformed: " + how;
+            case WRONG -> "the signature is wrong: " + how;
+            case TOO_OLD -> "signature timestamp too old: t=" + timestamp(header) + " is "
+                    + (now.getEpochSecond() - timestamp(header)) + " s before the receiver's clock, more than the "
+                    + tolerance.toSeconds() + " s allowed; sign each delivery and each retry when you send it";
+            case IN_FUTURE -> "signature timestamp too far in the future: t=" + timestamp(header) + " is "
+                    + (timestamp(header) - now.getEpochSecond()) + " s after the receiver's clock, more than the "
+                    + tolerance.toSeconds() + " s allowed; check the sender's clock";
+            case VALID -> throw new IllegalArgumentException("a valid signature is not refused");
+        };
     }
 
     /** Lower-case hex SHA-256 of a body, recorded with each delivery. */

@@ -1,11 +1,12 @@
-package dev.qaldy.control.webhooks.control;
+package dev.qaldy.contract.hooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.qaldy.control.webhooks.control.HookSignature.Verdict;
+import dev.qaldy.contract.hooks.HookSignature.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -94,5 +95,23 @@ class HookSignatureTest {
     @Test
     void new_secrets_are_long_and_different() {
         assertThat(HookSignature.newSecret()).hasSize(43).isNotEqualTo(HookSignature.newSecret());
+    }
+
+    @Test
+    void any_secret_in_force_may_have_signed_it() {
+        String byOld = HookSignature.sign("the old secret", T, BODY);
+        assertThat(HookSignature.check(List.of(SECRET, "the old secret"), BODY, byOld, AT_T, FIVE_MINUTES)).isEqualTo(Verdict.VALID);
+        assertThat(HookSignature.check(List.of(SECRET), BODY, byOld, AT_T, FIVE_MINUTES)).isEqualTo(Verdict.WRONG);
+        assertThat(HookSignature.check(List.<String>of(), BODY, byOld, AT_T, FIVE_MINUTES)).isEqualTo(Verdict.MALFORMED);
+    }
+
+    @Test
+    void signed_by_checks_form_and_digest_but_not_the_clock() {
+        String header = HookSignature.sign(SECRET, T, BODY);
+        assertThat(HookSignature.signedBy(List.of(SECRET), BODY, header)).isEqualTo(Verdict.VALID);
+        assertThat(HookSignature.check(SECRET, BODY, header, AT_T.plusSeconds(86_400), FIVE_MINUTES)).isEqualTo(Verdict.TOO_OLD);
+        assertThat(HookSignature.signedBy(List.of("another secret"), BODY, header)).isEqualTo(Verdict.WRONG);
+        assertThat(HookSignature.signedBy(List.of(SECRET), BODY, "t=1")).isEqualTo(Verdict.MALFORMED);
+        assertThat(HookSignature.signedBy(List.of(SECRET), BODY, null)).isEqualTo(Verdict.MISSING);
     }
 }

@@ -1,0 +1,86 @@
+package dev.qaldy.gate.hooks;
+
+import dev.qaldy.contract.apps.AppLabel;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * What the control plane told this gate about one hook (its feed and its pushes, issue 17): the
+ * secrets a delivery may be signed with, or that the hook was deleted. The newer change (higher
+ * {@code sequence}) wins. Holds secrets: never logged ({@link #toString} leaves them out), never answered.
+ *
+ * @param since epoch ms from which the secrets are in force
+ */
+public record LearnedHook(String app, String hook, long sequence, String job, List<String> secrets, long since, boolean deleted) {
+
+    /** The control plane's hook names. */
+    static final Pattern NAME = Pattern.compile("[a-z0-9-]{1,40}");
+    /** Most secrets in force at once, and the longest. */
+    static final int MAX_SECRETS = 4;
+    static final int MAX_SECRET_LENGTH = 128;
+
+    public LearnedHook {
+        secrets = List.copyOf(secrets);
+    }
+
+    public String key() {
+        return key(app, hook);
+    }
+
+    public static String key(String app, String hook) {
+        return app + "/" + hook;
+    }
+
+    /** The feed's shape; empty (and {@code problem} told) when it is not one. */
+    public static Optional<LearnedHook> read(JsonObject json, java.util.function.Consumer<String> problem) {
+        String app = json.get("app") instanceof JsonString a ? a.getString() : null;
+        String hook = json.get("hook") instanceof JsonString h ? h.getString() : null;
+        if (!AppLabel.valid(app) || hook == null || !NAME.matcher(hook).matches()
+                || !(json.get("sequence") instanceof JsonNumber seq) || !seq.isIntegral() || seq.longValue() < 1) {
+            problem.accept("a hook entry without a valid app, hook name or sequence");
+            return Optional.empty();
+        }
+        if (json.get("deleted") == JsonValue.TRUE) {
+            return Optional.of(new LearnedHook(app, hook, seq.longValue(), null, List.of(), 0, true));
+        }
+        List<String> secrets = new ArrayList<>();
+        if (json.get("secrets") instanceof jakarta.json.JsonArray array) {
+            for (JsonValue value : array) {
+                if (value instanceof JsonString s && !s.getString().isEmpty() && s.getString().length() <= MAX_SECRET_LENGTH) {
+                    secrets.add(s.getString());
+                }
+            }
+        }
+        String job = json.get("job") instanceof JsonString j ? j.getString() : null;
+        if (secrets.isEmpty() || secrets.size() > MAX_SECRETS || job == null
+                || !(json.get("since") instanceof JsonNumber since) || !since.isIntegral()) {
+            problem.accept("hook " + key(app, hook) + ": no job, no usable secrets or no since");
+            return Optional.empty();
+        }
+        return Optional.of(new LearnedHook(app, hook, seq.longValue(), job, secrets, since.longValue(), false));
+    }
+
+    public JsonObject toJson() {
+        JsonObjectBuilder json = Json.createObjectBuilder().add("app", app).add("hook", hook).add("sequence", sequence);
+        if (deleted) {
+            return json.add("deleted", true).build();
+        }
+        JsonArrayBuilder all = Json.createArrayBuilder();
+        secrets.forEach(all::add);
+        return json.add("job", job).add("secrets", all).add("since", since).build();
+    }
+
+    @Override
+    public String toString() {
+        return "hook " + key() + " (change " + sequence + (deleted ? ", deleted)" : ", " + secrets.size() + " secrets)");
+    }
+}

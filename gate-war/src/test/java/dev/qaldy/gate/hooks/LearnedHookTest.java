@@ -1,0 +1,46 @@
+package dev.qaldy.gate.hooks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** The feed's and the push's shape of a hook, as the gate reads it. */
+class LearnedHookTest {
+
+    static JsonObject json(String text) {
+        return Json.createReader(new StringReader(text)).readObject();
+    }
+
+    @Test
+    void a_made_hook_and_a_deleted_one_are_read_back_as_written() {
+        LearnedHook made = LearnedHook.read(json("{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":3,\"job\":\"digest\","
+                + "\"secrets\":[\"s1\",\"s2\"],\"since\":1000}"), p -> { }).orElseThrow();
+        assertThat(made.secrets()).containsExactly("s1", "s2");
+        assertThat(LearnedHook.read(made.toJson(), p -> { })).contains(made);
+        LearnedHook deleted = LearnedHook.read(json("{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":4,\"deleted\":true}"), p -> { })
+                .orElseThrow();
+        assertThat(deleted.deleted()).isTrue();
+        assertThat(deleted.secrets()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"app\":\"Memo\",\"hook\":\"ping\",\"sequence\":3,\"job\":\"d\",\"secrets\":[\"s\"],\"since\":1}",
+        "{\"app\":\"memo\",\"hook\":\"../x\",\"sequence\":3,\"job\":\"d\",\"secrets\":[\"s\"],\"since\":1}",
+        "{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":0,\"job\":\"d\",\"secrets\":[\"s\"],\"since\":1}",
+        "{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":3,\"job\":\"d\",\"secrets\":[],\"since\":1}",
+        "{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":3,\"job\":\"d\",\"secrets\":[\"s\"]}",
+        "{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":3,\"secrets\":[\"s\"],\"since\":1}"})
+    void anything_else_is_refused_with_a_reason_that_names_no_secret(String text) {
+        List<String> problems = new ArrayList<>();
+        assertThat(LearnedHook.read(json(text), problems::add)).isEmpty();
+        assertThat(problems).hasSize(1).allMatch(p -> !p.contains("\"s\""));
+    }
+}
