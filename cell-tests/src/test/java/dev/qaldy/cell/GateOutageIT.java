@@ -34,7 +34,7 @@ class GateOutageIT {
     static final String PAUSED = "Signing in is paused for a moment. If you already use this app, it keeps working.";
     /** The gate's endpoints for the control plane: on its internal listener only (issue 16). */
     static final List<String> INTERNAL_PATHS = List.of("/.qaldy/internal/sharing-versions",
-            "/.qaldy/internal/signed-out-sessions", "/.qaldy/internal/cap-states");
+            "/.qaldy/internal/signed-out-sessions", "/.qaldy/internal/cap-states", "/.qaldy/internal/hooks");
     static Cell cell;
     static Person owner;
     static Person viewer;
