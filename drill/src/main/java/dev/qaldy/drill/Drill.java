@@ -221,9 +221,7 @@ public final class Drill {
     }
 
     private static void waitUntil(Instant until) {
-        while (Instant.now().isBefore(until)) {
-            Cast.pause(Duration.ofMillis(Math.min(1000, Math.max(1, Duration.between(Instant.now(), until).toMillis()))));
-        }
+        Cast.pauseUntil(until);
     }
 
     /** The viewer's visit, asked of the API (retried for up to the return wait: the gate may still be finding the API back). */

@@ -197,6 +197,18 @@ public final class Cast {
         return http.send(http.request(cell.appHost(site), path).header("Accept", "text/html").GET().build());
     }
 
+    /**
+     * Sleeps until {@code until} has passed, at most 1 s at a time; returns at once when it has. The clock is read
+     * once per step (reading it twice, in the check and for the sleep, once gave a -1 ms sleep when the instant
+     * passed in between: "timeout value is negative", the drill on Liberty in CI).
+     */
+    public static void pauseUntil(Instant until) {
+        for (long left = Duration.between(Instant.now(), until).toMillis(); left > 0;
+                left = Duration.between(Instant.now(), until).toMillis()) {
+            pause(Duration.ofMillis(Math.min(1000, left)));
+        }
+    }
+
     /** Sleeps {@code d}; {@link DrillError} when interrupted. */
     public static void pause(Duration d) {
         try {

@@ -37,9 +37,7 @@ public final class ScheduleCheck {
         read();
         if (nextTick.isBefore(Instant.now().plus(lead))) {
             Instant passed = nextTick.plusSeconds(1);
-            while (Instant.now().isBefore(passed)) {
-                Cast.pause(Duration.between(Instant.now(), passed));
-            }
+            Cast.pauseUntil(passed);
             read();
         }
         return nextTick;
