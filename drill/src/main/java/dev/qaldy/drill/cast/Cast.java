@@ -203,9 +203,9 @@ public final class Cast {
      * passed in between: "timeout value is negative", the drill on Liberty in CI).
      */
     public static void pauseUntil(Instant until) {
-        for (long left = Duration.between(Instant.now(), until).toMillis(); left > 0;
-                left = Duration.between(Instant.now(), until).toMillis()) {
-            pause(Duration.ofMillis(Math.min(1000, left)));
+        for (long left = Duration.between(Instant.now(), until).toNanos(); left > 0;
+                left = Duration.between(Instant.now(), until).toNanos()) {
+            pause(Duration.ofMillis(Math.min(1000, (left + 999_999) / 1_000_000))); // whole ms, rounded up: never short
         }
     }
 

@@ -11,7 +11,7 @@ class CastPauseTest {
 
     @Test
     void an_instant_already_passed_or_passing_now_returns_at_once_and_never_sleeps_a_negative_time() {
-        for (int i = 0; i < 2_000; i++) { // the instant passes while the loop reads the clock, as a schedule's tick did in CI
+        for (int i = 0; i < 500; i++) { // the instant passes while the loop reads the clock, as a schedule's tick did in CI
             Cast.pauseUntil(Instant.now().plusNanos(200_000));
         }
         Instant before = Instant.now();
