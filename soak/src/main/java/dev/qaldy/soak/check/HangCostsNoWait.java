@@ -36,7 +36,7 @@ public final class HangCostsNoWait implements Invariant {
                 continue;
             }
             checks++;
-            long waited = r.end() - r.start();
+            long waited = r.took(); // by the monotonic clock (Op)
             if (waited > bounds.hangWait().toMillis()) {
                 violations.add(new Violation(r.start(), r.fact(Facts.PERSON) + " on " + r.app() + " via " + r.gate() + " waited "
                         + waited + " ms for a page from the copy, " + (r.start() - h.from()) + " ms into a hang of the API",

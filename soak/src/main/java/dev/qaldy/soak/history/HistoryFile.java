@@ -37,7 +37,7 @@ public final class HistoryFile {
 
     public static String line(Op op) {
         return Json.createObjectBuilder().add("type", "op").add("id", op.id()).add("actor", op.actor()).add("kind", op.kind().name())
-                .add("gate", op.gate()).add("app", op.app()).add("start", op.start()).add("end", op.end()).add("status", op.status())
+                .add("gate", op.gate()).add("app", op.app()).add("start", op.start()).add("end", op.end()).add("took", op.took()).add("status", op.status())
                 .add("message", op.message()).add("headers", map(op.headers())).add("facts", map(op.facts())).build().toString();
     }
 
@@ -104,6 +104,8 @@ public final class HistoryFile {
                     }
                     case "op" -> ops.add(new Op(o.getJsonNumber("id").longValue(), o.getString("actor"), Kind.valueOf(o.getString("kind")),
                             o.getString("gate"), o.getString("app"), o.getJsonNumber("start").longValue(), o.getJsonNumber("end").longValue(),
+                            o.containsKey("took") ? o.getJsonNumber("took").longValue()
+                                    : o.getJsonNumber("end").longValue() - o.getJsonNumber("start").longValue(),
                             o.getInt("status"), o.getString("message"), strings(o.getJsonObject("headers")), strings(o.getJsonObject("facts"))));
                     case "fault" -> faults.add(new Fault(o.getInt("round"), o.getString("component"), FaultKind.valueOf(o.getString("kind")),
                             o.getJsonNumber("start").longValue(), o.getJsonNumber("down").longValue(), o.getJsonNumber("up").longValue(),

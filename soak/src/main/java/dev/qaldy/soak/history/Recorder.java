@@ -45,16 +45,19 @@ public final class Recorder implements AutoCloseable {
 
     /**
      * Makes one request and records it: {@code start} is taken just before {@code call} runs and
-     * {@code end} once it returned; the op's id orders requests by their sending.
+     * {@code end} once it returned, {@code took} between them by the monotonic clock; the op's id
+     * orders requests by their sending.
      */
     public Op record(String actor, Kind kind, String gate, String app, Map<String, String> facts, Supplier<Answer> call) {
         long id = ids.incrementAndGet();
         long start = Soak.CLOCK.millis();
+        long sent = System.nanoTime();
         Answer a = call.get();
+        long took = (System.nanoTime() - sent) / 1_000_000;
         long end = Soak.CLOCK.millis();
         Map<String, String> all = new java.util.LinkedHashMap<>(facts);
         all.putAll(a.learned());
-        Op op = new Op(id, actor, kind, gate, app, start, end, a.status(), a.message(), a.headers(), all);
+        Op op = new Op(id, actor, kind, gate, app, start, end, took, a.status(), a.message(), a.headers(), all);
         synchronized (this) {
             ops.add(op);
             write(HistoryFile.line(op));

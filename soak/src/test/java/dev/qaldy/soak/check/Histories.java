@@ -51,6 +51,14 @@ final class Histories {
         return this;
     }
 
+    /** The last op waited only {@code seconds} by the monotonic clock: the wall clock jumped while it was in flight. */
+    Histories took(double seconds) {
+        Op o = ops.remove(ops.size() - 1);
+        ops.add(new Op(o.id(), o.actor(), o.kind(), o.gate(), o.app(), o.start(), o.end(), ms(seconds), o.status(), o.message(),
+                o.headers(), o.facts()));
+        return this;
+    }
+
     Histories share(double at, String subject, int status) {
         return op(at, at + 0.1, "owner", Kind.SHARE, "gate", "a", status, "", Map.of(), Map.of(Facts.PERSON, OWNER, Facts.SUBJECT, subject));
     }

@@ -110,6 +110,10 @@ class InvariantsTest {
                 // A hung API costs people on the copy no wait
                 c("a quick page from the copy while the API hangs", new HangCostsNoWait(), hung().open(20, 20.05, ANN, "s-ann", "a", "gate", 200), 0),
                 c("a slow page from the copy while the API hangs", new HangCostsNoWait(), hung().open(20, 21.5, ANN, "s-ann", "a", "gate", 200), 1),
+                c("the wall clock jumped 8.2 s while a quick page from the copy was in flight", new HangCostsNoWait(),
+                        hung().open(20, 28.3, ANN, "s-ann", "a", "gate", 200).took(0.05), 0),
+                c("a slow page by the monotonic clock, whatever the wall clock said", new HangCostsNoWait(),
+                        hung().open(20, 20.5, ANN, "s-ann", "a", "gate", 200).took(1.5), 1),
                 c("a slow page in the first seconds of the hang", new HangCostsNoWait(),
                         hung().open(11, 12.5, ANN, "s-ann", "a", "gate", 200).open(20, "gate", 200), 0),
 
