@@ -15,6 +15,8 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -28,6 +30,12 @@ import java.util.logging.Logger;
  * catches up from the tables. While a tick queues runs the dispatcher holds back sending them (after
  * an outage 10,000 catch-up runs are queued first, then sent). A tick that would start while the last one still runs is skipped;
  * no container lock, so the readiness check never waits behind a slow tick.
+ * <p>
+ * The dispatcher's round over queued and waiting runs ({@link RunDispatcher#dispatchPending}) runs
+ * after the look, on the managed executor, one at a time: the next look never waits for it. A look
+ * held back past the planner's grace turns a tick due meanwhile into a catch-up; in the clean-clone
+ * soak of c3f85ef a second catch-up followed a control plane's resume (SIGCONT) by 7 s, the looks in
+ * between missing while the first tick after the resume still ran.
  */
 @Singleton
 @Startup
@@ -50,10 +58,16 @@ public class Ticker {
     @Inject
     Logger log;
 
+    /** Where the dispatcher's rounds run, off the timer's thread. */
+    @Resource(lookup = "java:comp/DefaultManagedExecutorService")
+    Executor executor;
+
     /** A late look is logged at most this often (ms). */
     private static final long LATE_LOG_EVERY_MS = 60_000;
 
     private final AtomicBoolean busy = new AtomicBoolean();
+    /** A dispatcher's round runs. */
+    private final AtomicBoolean sending = new AtomicBoolean();
     /** When the last tick looked at the schedules (System.nanoTime), 0 before the first. */
     private volatile long lastLook;
     private volatile long lastLateLog;
@@ -89,11 +103,11 @@ public class Ticker {
         try {
             noteLateness(System.nanoTime());
             int fired = dispatcher.whileQueueing(() -> schedules.fireDue(clock));
-            int sent = dispatcher.dispatchPending();
             if (databaseDown) {
                 databaseDown = false;
-                log.log(Level.INFO, "scheduler: the database answers again; fired {0} runs, sent {1}", new Object[] {fired, sent});
+                log.log(Level.INFO, "scheduler: the database answers again; fired {0} runs", fired);
             }
+            sendPending();
         } catch (RuntimeException e) {
             if (!databaseDown) {
                 databaseDown = true;
@@ -102,6 +116,27 @@ public class Ticker {
             }
         } finally {
             busy.set(false);
+        }
+    }
+
+    /** Starts a dispatcher's round on the executor unless one still runs; a refused one waits for the next tick. */
+    private void sendPending() {
+        if (!sending.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            executor.execute(() -> {
+                try {
+                    dispatcher.dispatchPending();
+                } catch (RuntimeException e) {
+                    log.log(Level.FINE, "scheduler: queued runs not sent this tick (database down?): {0}", e.toString());
+                } finally {
+                    sending.set(false);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            sending.set(false);
+            log.log(Level.FINE, "scheduler: executor busy; queued runs wait for the next tick");
         }
     }
 

@@ -13,7 +13,7 @@ import org.flywaydb.core.api.output.MigrateResult;
  * (issue 19: one set for H2 and PostgreSQL, a history table, never EclipseLink's DDL generation). A
  * database whose tables EclipseLink created before there were migrations, with no history table, is
  * taken as version 1 ({@code baselineOnMigrate}); two control planes migrating one database at once
- * wait for Flyway's lock on the history table.
+ * wait for Flyway's lock on the history table, up to {@link MigrationLockWait#WAIT}.
  */
 public final class SchemaMigrations {
 
@@ -34,17 +34,19 @@ public final class SchemaMigrations {
      * Applies the migrations {@code database} has not had, in order, each in its own transaction.
      *
      * @return what Flyway did (versions applied; none when up to date)
-     * @throws org.flywaydb.core.api.FlywayException a script failed, or the database holds a version this
-     *         control plane does not know (a newer control plane migrated it)
+     * @throws org.flywaydb.core.api.FlywayException a script failed, the database holds a version this
+     *         control plane does not know (a newer control plane migrated it), or another control
+     *         plane's migration held the history table longer than {@link MigrationLockWait#WAIT}
      * @throws IllegalStateException                 the database is neither H2 nor PostgreSQL
      */
     public static MigrateResult migrate(DataSource database) {
+        String product = productOf(database);
         return Flyway.configure(SchemaMigrations.class.getClassLoader())
-                .dataSource(database)
+                .dataSource(new MigrationLockWait(database, product))
                 .locations(LOCATION)
                 .failOnMissingLocations(true)
                 .table(HISTORY_TABLE)
-                .placeholders(placeholders(productOf(database)))
+                .placeholders(placeholders(product))
                 .baselineOnMigrate(true)
                 .baselineVersion("1")
                 .baselineDescription("tables created by EclipseLink before migrations")

@@ -17,10 +17,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.persistence.config.SessionCustomizer;
 import org.eclipse.persistence.sessions.Session;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.h2.jdbcx.JdbcConnectionPool;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +65,51 @@ class SchemaMigrationsTest {
         SchemaMigrations.migrate(database);
 
         assertThat(SchemaMigrations.migrate(database).migrationsExecuted).isZero();
+    }
+
+    @Test
+    void a_migration_waits_for_another_control_planes_migration_past_the_requests_lock_timeout_and_gives_it_back() throws Exception {
+        JdbcConnectionPool pool = JdbcConnectionPool.create("jdbc:h2:mem:migrations" + DATABASES.incrementAndGet()
+                + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=300", "sa", "");
+        try {
+            pool.setMaxConnections(3);
+            SchemaMigrations.migrate(pool);
+            MigrateResult waited;
+            try (Connection other = pool.getConnection(); Statement s = other.createStatement()) {
+                other.setAutoCommit(false);
+                s.execute("SELECT * FROM " + SchemaMigrations.HISTORY_TABLE + " FOR UPDATE"); // as another control plane's migration
+                // The other migration takes a second, longer than the requests' 300 ms, far shorter than the migration's wait.
+                CompletableFuture<Void> done = CompletableFuture.runAsync(() -> {
+                    try {
+                        Thread.sleep(1_000);
+                        other.rollback();
+                    } catch (InterruptedException | SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                waited = SchemaMigrations.migrate(pool);
+                done.join();
+            }
+            assertThat(waited.migrationsExecuted).isZero();
+            List<Connection> all = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    all.add(pool.getConnection());
+                }
+                for (Connection c : all) {
+                    try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT LOCK_TIMEOUT()")) {
+                        r.next();
+                        assertThat(r.getLong(1)).as("each pooled connection has the requests' lock timeout back").isEqualTo(300);
+                    }
+                }
+            } finally {
+                for (Connection c : all) {
+                    c.close();
+                }
+            }
+        } finally {
+            pool.dispose();
+        }
     }
 
     @Test
