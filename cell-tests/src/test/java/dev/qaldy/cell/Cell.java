@@ -16,6 +16,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +51,8 @@ public final class Cell implements AutoCloseable {
     private final List<String> components = new ArrayList<>(COMPONENTS);
     private final Path root;
     private final Path var;
+    /** Where every cell of the build keeps its shared cache and its share of the machine. */
+    private final Path cells;
     private final Map<String, Integer> ports = new LinkedHashMap<>();
     private final Map<String, String> env = new LinkedHashMap<>();
     /** Environment variables left out of {@code bin/qaldy up} only. */
@@ -64,8 +67,14 @@ public final class Cell implements AutoCloseable {
     private boolean sharesMachine;
 
     private Cell(String name, Map<String, String> extraEnv, boolean twoGates) throws IOException {
+        this(name, extraEnv, twoGates, null);
+    }
+
+    /** @param ownVar the state folder, or null for {@code cell-tests/target/cells/<name>} */
+    private Cell(String name, Map<String, String> extraEnv, boolean twoGates, Path ownVar) throws IOException {
         root = repository();
-        var = root.resolve("cell-tests/target/cells/" + name);
+        cells = root.resolve("cell-tests/target/cells");
+        var = ownVar != null ? ownVar : cells.resolve(name);
         deleteTree(var);
         Files.createDirectories(var);
         if (twoGates) {
@@ -86,7 +95,7 @@ public final class Cell implements AutoCloseable {
         env.put("QALDY_VAR", var.toString());
         // Payara Micro, H2 and Micro's unpacked runtime, shared by every cell of the build (the pom
         // copies the jars there): no cell start runs Maven or unpacks Micro again.
-        env.put("QALDY_CACHE", var.getParent().resolve(".cache").toString());
+        env.put("QALDY_CACHE", cells.resolve(".cache").toString());
         // No class data recording when a test restarts a component: it costs CPU at that start and
         // 30-40 s at the stop that writes the archive, on a machine running two cells at once.
         env.put("QALDY_CDS", "0");
@@ -139,6 +148,24 @@ public final class Cell implements AutoCloseable {
     }
 
     /**
+     * As {@link #upWithTwoControlPlanes}, on PostgreSQL ({@code QALDY_DB=postgres}, issue 19). Its state
+     * folder is under the system's temporary folder: run by root, bin/qaldy runs PostgreSQL as the
+     * user postgres, who must reach the folder (a clone under a closed home folder it cannot).
+     */
+    public static Cell upOnPostgresWithTwoControlPlanes(String name, Map<String, String> extraEnv) throws Exception {
+        Map<String, String> env = new HashMap<>(extraEnv);
+        env.put("QALDY_DB", "postgres");
+        Path var = Path.of(System.getProperty("java.io.tmpdir"), "qaldy-cells", name);
+        Files.createDirectories(var.getParent());
+        Cell cell = new Cell(name, env, false, var);
+        cell.components.add(cell.components.indexOf("control") + 1, "control2");
+        cell.ports.put("control2", freePort());
+        cell.env.put("QALDY_PORT_CONTROL2", Integer.toString(cell.ports.get("control2")));
+        cell.notAtUp.add("QALDY_PORT_CONTROL2");
+        return start(cell, "up");
+    }
+
+    /**
      * As {@link #up(String, Map)}, with a second runtime host ("runtime2", {@code QALDY_PORT_RUNTIME2})
      * sharing the first one's data-centre cache; the gate keeps forwarding to the first.
      */
@@ -154,7 +181,7 @@ public final class Cell implements AutoCloseable {
     public static Cell stopped(String name, Map<String, String> extraEnv) throws Exception {
         Cell cell = new Cell(name, extraEnv, false);
         try {
-            MachineShare.share(cell.var.getParent());
+            MachineShare.share(cell.cells);
             cell.sharesMachine = true;
         } catch (Exception | AssertionError e) {
             cell.close();
@@ -165,7 +192,7 @@ public final class Cell implements AutoCloseable {
 
     private static Cell start(Cell cell, String... up) throws Exception {
         try {
-            MachineShare.share(cell.var.getParent());
+            MachineShare.share(cell.cells);
             cell.sharesMachine = true;
             cell.qaldy(up);
         } catch (Exception | AssertionError e) {

@@ -589,7 +589,10 @@ class PublishAndOpenIT {
         cell.qaldy("stop", "control");
         cell.qaldy("start", "control");
 
-        person.signIn();
+        // The gate asks the control plane again once its probe hears it (every 0.5 s while failing);
+        // until then signing in is "paused for a moment", a 503 (clean-clone run of 51df533, under load).
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .untilAsserted(person::signIn);
         String after = person.token();
         assertThat(kid(after)).as("signed by the new key").isNotEqualTo(oldKid).hasSize(43);
         assertThat(cell.qaldy("keys")).contains(kid(after) + "  signs").contains(oldKid + "  verifies only");

@@ -108,24 +108,13 @@ public final class CellControl {
     }
 
     /**
-     * Sends {@code signal} ("STOP", "CONT", "KILL") to a component's process; false when it has no
-     * pid or the signal could not be sent (the process is gone).
+     * Sends {@code signal} ("STOP", "CONT", "KILL") to a component's processes with {@code bin/qaldy
+     * signal}: a JVM, or PostgreSQL's postmaster with every backend (each leads a session of its own),
+     * so a SIGSTOP hangs the database's open sessions too. False when it has no pid or the signal
+     * could not be sent (the process is gone).
      */
     public boolean signal(String component, String signal) {
-        long pid = pid(component);
-        if (pid <= 0) {
-            return false;
-        }
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-            return kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DrillError("interrupted", e);
-        }
+        return pid(component) > 0 && run("signal", component, signal) == 0;
     }
 
     /** The gate's credential for the control plane (var/keys/gate-to-control), for the one internal call the drill makes as a gate. */

@@ -11,7 +11,8 @@ import org.eclipse.persistence.sessions.Session;
  * API answers a failure, it does not hang). One quick retry is kept, for a pooled connection that
  * went stale when the database restarted. It also registers {@link StartWithoutDatabase}, so the control
  * plane starts while its database is unreachable (issue 6), and {@link MigrateAtLogin}, which brings the
- * schema up to date (issue 19).
+ * schema up to date (issue 19). On PostgreSQL ({@link DatabaseKind}) it sets EclipseLink's platform,
+ * which persistence.xml names as H2's.
  */
 public class FailFastDatabase implements SessionCustomizer {
 
@@ -23,6 +24,11 @@ public class FailFastDatabase implements SessionCustomizer {
     @Override
     public void customize(Session session) {
         if (session.getDatasourceLogin() instanceof DatabaseLogin login) {
+            if (DatabaseKind.current() != DatabaseKind.H2) {
+                // usePlatform copies what the unit set up on the named one (the entities' sequences,
+                // batch writing); setPlatform lost them, and ids came from a table "SEQUENCE".
+                login.usePlatform(DatabaseKind.current().platform());
+            }
             login.setQueryRetryAttemptCount(RETRIES);
             login.setDelayBetweenConnectionAttempts(RETRY_DELAY_MS);
         }

@@ -35,9 +35,15 @@ public class WriteLocks {
     @Transactional(TxType.REQUIRES_NEW)
     public boolean free(Class<? extends SequenceRow> type, Duration wait) {
         try {
-            // H2's per-statement bound (also Oracle's); the session's LOCK_TIMEOUT stays as it is.
-            em.createNativeQuery("SELECT ID FROM " + SequenceRows.table(type) + " WHERE ID = " + SequenceRow.ID
-                    + " FOR UPDATE WAIT " + seconds(wait)).getResultList();
+            String select = "SELECT ID FROM " + SequenceRows.table(type) + " WHERE ID = " + SequenceRow.ID + " FOR UPDATE";
+            if (DatabaseKind.current() == DatabaseKind.POSTGRES) {
+                // PostgreSQL bounds a lock wait per transaction (SET LOCAL ends with it), not per statement.
+                em.createNativeQuery("SET LOCAL lock_timeout = '" + Math.max(1, wait.toMillis()) + "ms'").executeUpdate();
+                em.createNativeQuery(select).getResultList();
+            } else {
+                // H2's per-statement bound (also Oracle's); the session's LOCK_TIMEOUT stays as it is.
+                em.createNativeQuery(select + " WAIT " + seconds(wait)).getResultList();
+            }
             return true;
         } catch (RuntimeException e) {
             if (LockWaits.ranOut(e)) {
