@@ -139,12 +139,16 @@ public final class Cell implements AutoCloseable {
      * {@code down} and {@link #close()} included, knows it.
      */
     public static Cell upWithTwoControlPlanes(String name, Map<String, String> extraEnv) throws Exception {
-        Cell cell = new Cell(name, extraEnv, false);
+        return start(withControl2(new Cell(name, extraEnv, false)), "up");
+    }
+
+    /** {@code cell} with control2 known to every command but {@code up}. */
+    private static Cell withControl2(Cell cell) throws IOException {
         cell.components.add(cell.components.indexOf("control") + 1, "control2");
         cell.ports.put("control2", freePort());
         cell.env.put("QALDY_PORT_CONTROL2", Integer.toString(cell.ports.get("control2")));
         cell.notAtUp.add("QALDY_PORT_CONTROL2");
-        return start(cell, "up");
+        return cell;
     }
 
     /**
@@ -157,12 +161,7 @@ public final class Cell implements AutoCloseable {
         env.put("QALDY_DB", "postgres");
         Path var = Path.of(System.getProperty("java.io.tmpdir"), "qaldy-cells", name);
         Files.createDirectories(var.getParent());
-        Cell cell = new Cell(name, env, false, var);
-        cell.components.add(cell.components.indexOf("control") + 1, "control2");
-        cell.ports.put("control2", freePort());
-        cell.env.put("QALDY_PORT_CONTROL2", Integer.toString(cell.ports.get("control2")));
-        cell.notAtUp.add("QALDY_PORT_CONTROL2");
-        return start(cell, "up");
+        return start(withControl2(new Cell(name, env, false, var)), "up");
     }
 
     /**

@@ -15,7 +15,7 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * The control plane's data source as Flyway sees it: on H2, each connection waits up to
+ * The control plane's H2 data source as Flyway sees it: each connection waits up to
  * {@link #WAIT} for a lock, and gets its own lock timeout back when Flyway closes it (the pool then
  * hands it to requests, which must keep the cell's short one, {@code LOCK_TIMEOUT=2000}).
  * <p>
@@ -24,7 +24,7 @@ import javax.sql.DataSource;
  * on one database (the clean-clone run of c3f85ef) found the other's migration holding it over 2 s:
  * "Unable to lock table FLYWAY_SCHEMA_HISTORY", the persistence unit failed, and the control plane
  * never deployed. Waiting for another control plane's migration is what a start should do. On
- * PostgreSQL Flyway takes an advisory lock and retries it itself; connections pass unchanged.
+ * PostgreSQL Flyway takes an advisory lock and retries it itself: {@link SchemaMigrations} wraps H2 only.
  */
 final class MigrationLockWait implements DataSource {
 
@@ -32,12 +32,9 @@ final class MigrationLockWait implements DataSource {
     static final Duration WAIT = Duration.ofSeconds(60);
 
     private final DataSource database;
-    private final boolean h2;
 
-    /** @param product the database's product name (JDBC metadata) */
-    MigrationLockWait(DataSource database, String product) {
+    MigrationLockWait(DataSource database) {
         this.database = database;
-        this.h2 = product.toLowerCase(java.util.Locale.ROOT).contains("h2");
     }
 
     @Override
@@ -51,9 +48,6 @@ final class MigrationLockWait implements DataSource {
     }
 
     private Connection waiting(Connection connection) throws SQLException {
-        if (!h2) {
-            return connection;
-        }
         long before;
         try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("SELECT LOCK_TIMEOUT()")) {
             r.next();

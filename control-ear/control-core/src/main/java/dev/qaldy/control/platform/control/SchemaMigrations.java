@@ -42,7 +42,7 @@ public final class SchemaMigrations {
     public static MigrateResult migrate(DataSource database) {
         String product = productOf(database);
         return Flyway.configure(SchemaMigrations.class.getClassLoader())
-                .dataSource(new MigrationLockWait(database, product))
+                .dataSource(isH2(product) ? new MigrationLockWait(database) : database)
                 .locations(LOCATION)
                 .failOnMissingLocations(true)
                 .table(HISTORY_TABLE)
@@ -56,14 +56,17 @@ public final class SchemaMigrations {
 
     /** The column types the two databases spell differently: {@code bytes} (a build's archive), {@code text} (logs, bodies). */
     static Map<String, String> placeholders(String product) {
-        String name = product.toLowerCase(Locale.ROOT);
-        if (name.contains("h2")) {
+        if (isH2(product)) {
             return Map.of("bytes", "LONGVARBINARY", "text", "LONGVARCHAR");
         }
-        if (name.contains("postgres")) {
+        if (product.toLowerCase(Locale.ROOT).contains("postgres")) {
             return Map.of("bytes", "BYTEA", "text", "TEXT");
         }
         throw new IllegalStateException("the control plane's database must be H2 or PostgreSQL, not " + product);
+    }
+
+    private static boolean isH2(String product) {
+        return product.toLowerCase(Locale.ROOT).contains("h2");
     }
 
     private static String productOf(DataSource database) {
