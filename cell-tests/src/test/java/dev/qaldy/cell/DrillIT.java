@@ -29,15 +29,17 @@ class DrillIT {
     static final Map<String, String> DRILL = Map.of("QALDY_DRILL_OPTS",
             "-Dqaldy.drill.return-wait=PT90S -Dqaldy.drill.catch-up-wait=PT90S -Dqaldy.drill.settle=PT6S"
                     + " -Dqaldy.drill.cap-wait=PT60S -Dqaldy.drill.cron=*/15_*_*_*_*_* -Dqaldy.drill.tick-margin=PT6S");
+    /** A cell the drill can run on in minutes: no sample app, cap states every 2 s, scheduler ticks every 2 s, cron with seconds. */
+    static final Map<String, String> CELL = Map.of(
+            "QALDY_NO_SEED", "1",
+            "QALDY_OPTS", "-Dqaldy.cap.refresh=PT2S -Dqaldy.cap.report-interval=PT1S",
+            "QALDY_OPTS_GATE", GATE_OPTS,
+            "QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S -Dqaldy.scheduler.allow-seconds=true");
     static Cell cell;
 
     @BeforeAll
     static void startCell() throws Exception {
-        cell = Cell.up("drill", Map.of(
-                "QALDY_NO_SEED", "1",
-                "QALDY_OPTS", "-Dqaldy.cap.refresh=PT2S -Dqaldy.cap.report-interval=PT1S",
-                "QALDY_OPTS_GATE", GATE_OPTS,
-                "QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S -Dqaldy.scheduler.allow-seconds=true"));
+        cell = Cell.up("drill", CELL);
     }
 
     @AfterAll

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -45,12 +44,8 @@ class PostgresCellIT {
 
     @BeforeAll
     static void startCell() throws Exception {
-        cell = Cell.upOnPostgresWithTwoControlPlanes("postgres", Map.of(
-                "QALDY_NO_SEED", "1",
-                "QALDY_OPTS", "-Dqaldy.cap.refresh=PT2S -Dqaldy.cap.report-interval=PT1S",
-                "QALDY_OPTS_GATE", DrillIT.GATE_OPTS,
-                // The catch-up window stays 6 h: the drill's outage is longer than ScheduleWebhookDataIT's 15 s.
-                "QALDY_OPTS_CONTROL", "-Dqaldy.scheduler.tick-interval=PT2S -Dqaldy.scheduler.allow-seconds=true"));
+        // DrillIT's cell: its catch-up window stays 6 h (the drill's outage is longer than ScheduleWebhookDataIT's 15 s).
+        cell = Cell.upOnPostgresWithTwoControlPlanes("postgres", DrillIT.CELL);
     }
 
     @AfterAll
