@@ -165,6 +165,21 @@ public final class Cell implements AutoCloseable {
     }
 
     /**
+     * A cell of many hosts on PostgreSQL ({@code bin/qaldy up --hosts}, {@code QALDY_DB=postgres};
+     * issue 19): every component in a network namespace of its own on the cell's bridge, reached from
+     * here on 127.0.0.1 as any cell; two gates, and control2 known as in
+     * {@link #upWithTwoControlPlanes}. Its state folder is under the system's temporary folder (see
+     * {@link #upOnPostgresWithTwoControlPlanes}). {@link #close()} also removes its namespaces and bridge.
+     */
+    public static Cell upAsManyHostsOnPostgres(String name, Map<String, String> extraEnv) throws Exception {
+        Map<String, String> env = new HashMap<>(extraEnv);
+        env.put("QALDY_DB", "postgres");
+        Path var = Path.of(System.getProperty("java.io.tmpdir"), "qaldy-cells", name);
+        Files.createDirectories(var.getParent());
+        return start(withControl2(new Cell(name, env, true, var)), "up", "--hosts");
+    }
+
+    /**
      * As {@link #up(String, Map)}, with a second runtime host ("runtime2", {@code QALDY_PORT_RUNTIME2})
      * sharing the first one's data-centre cache; the gate keeps forwarding to the first.
      */
@@ -355,12 +370,26 @@ public final class Cell implements AutoCloseable {
         return values;
     }
 
-    /** Stops the cell: SIGKILL to every component by pid (a test cell keeps nothing), waiting until each is gone. */
+    /**
+     * Stops the cell: SIGKILL to every component by pid (a test cell keeps nothing), waiting until each
+     * is gone; on a cell of many hosts also its forwarders, namespaces and bridge ({@code bin/qaldy down}
+     * with nothing left running).
+     */
     @Override
     public void close() {
         // SIGKILL, not bin/qaldy down: nothing of a test cell is kept, and a graceful stop of its
         // Payara Micros cost about 20 s of every test class.
         killAll();
+        if (Files.exists(var.resolve("hosts.net"))) {
+            try {
+                Run down = run(Map.of(), Duration.ofMinutes(1), "down");
+                if (down.exit() != 0) {
+                    System.err.println("cell: bin/qaldy down after the kill: " + down.output());
+                }
+            } catch (IOException | InterruptedException | AssertionError e) {
+                System.err.println("cell: could not remove the hosts of " + var + ": " + e);
+            }
+        }
         if (sharesMachine) {
             sharesMachine = false;
             MachineShare.release();
@@ -372,10 +401,15 @@ public final class Cell implements AutoCloseable {
         }
     }
 
-    /** Kills every component by the pid in its pid file (and anything it started), and waits (≤ 10 s each) until it is gone. */
+    /**
+     * Kills every component by the pid in its pid file (and anything it started), and on a cell of many
+     * hosts its forwarder (var/run/C.forward.pid), and waits (≤ 10 s each) until each is gone.
+     */
     private void killAll() {
         List<ProcessHandle> killed = new ArrayList<>();
-        for (String c : components) {
+        List<String> pidFiles = new ArrayList<>();
+        components.forEach(c -> pidFiles.addAll(List.of(c, c + ".forward")));
+        for (String c : pidFiles) {
             try {
                 ProcessHandle.of(pid(c)).ifPresent(p -> {
                     p.descendants().forEach(d -> {

@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,8 +33,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  * passes (the API killed; the database stopped); two control planes starting together after an
  * outage give one catch-up per schedule; the database killed (an immediate shutdown, no checkpoint)
  * keeps what the API acknowledged, and hung (SIGSTOP of the postmaster and every backend) makes the
- * control plane say not ready within its bounds, never hang, and recover by itself. Durations
- * shortened as in {@link DrillIT} and {@link ScheduleWebhookDataIT}.
+ * control plane say not ready within its bounds, never hang, and recover by itself. The cell is one of
+ * many hosts ({@code bin/qaldy up --hosts}: each component in a network namespace of its own, two
+ * gates), so the drill runs over the cell's network, and partitions cut links for real (packets lost,
+ * no refusal): a gate cut off from the control plane serves whom it remembers and refuses calmly whom
+ * it never saw, a control plane cut off from its database answers 503 without hanging and recovers by
+ * itself, a runtime host cut off from the control plane serves the app. Durations shortened as in
+ * {@link DrillIT} and {@link ScheduleWebhookDataIT}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PostgresCellIT {
@@ -45,7 +52,7 @@ class PostgresCellIT {
     @BeforeAll
     static void startCell() throws Exception {
         // DrillIT's cell: its catch-up window stays 6 h (the drill's outage is longer than ScheduleWebhookDataIT's 15 s).
-        cell = Cell.upOnPostgresWithTwoControlPlanes("postgres", DrillIT.CELL);
+        cell = Cell.upAsManyHostsOnPostgres("postgres", DrillIT.CELL);
     }
 
     @AfterAll
@@ -116,11 +123,7 @@ class PostgresCellIT {
     @Test
     @Order(3)
     void postgresql_killed_keeps_what_the_api_acknowledged_and_hung_it_makes_the_api_say_not_ready_not_hang() throws Exception {
-        if (owner == null) {
-            owner = Person.signUp(cell, "owner@example.com");
-            owner.publish(APP, cell.root().resolve("examples/guestbook"));
-            owner.openApp(APP);
-        }
+        ownerWithApp();
         List<String> acknowledged = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             String name = "before-kill-" + i;
@@ -155,7 +158,109 @@ class PostgresCellIT {
         assertThat(signed.statusCode()).as(signed.body()).isEqualTo(200);
     }
 
+    @Test
+    @Order(4)
+    void every_component_is_a_host_of_its_own_on_the_cells_network() throws Exception {
+        String status = cell.qaldy("status");
+        Set<String> namespaces = new HashSet<>();
+        for (String c : List.of("db", "control", "runtime", "gate", "gate2")) {
+            assertThat(status).as(status).containsPattern("(?m)^" + c + "\\s+\\d+\\s+\\d+\\s+ready\\s+\\S+\\s+host 10\\.77\\.\\d+\\.\\d+$");
+            namespaces.add(networkNamespace(cell.pid(c)));
+        }
+        assertThat(namespaces).as("one network namespace per component").hasSize(5)
+                .doesNotContain(networkNamespace(ProcessHandle.current().pid()));
+        ownerWithApp();
+        assertThat(owner.get(APP, "/").statusCode()).as("the app through the gate's port on 127.0.0.1").isEqualTo(200);
+    }
+
+    @Test
+    @Order(5)
+    void a_gate_cut_off_from_the_control_plane_serves_whom_it_remembers_and_refuses_calmly_whom_it_never_saw() throws Exception {
+        ownerWithApp();
+        Person stranger = Person.signUp(cell, "stranger@example.com");
+        assertThat(onGate("gate2", owner).statusCode()).as("gate2 asks the API and remembers the owner").isEqualTo(200);
+        assertThat(onGate("gate2", stranger).statusCode()).as("the API denies the stranger").isEqualTo(403);
+        cell.qaldy("partition", "gate2", "control");
+        try {
+            assertThat(cell.qaldy("status")).contains("gate2 -/-> control").contains("control -/-> gate2");
+            Person newcomer = Person.signUp(cell, "newcomer@example.com"); // through gate, which reaches the API
+            long until = System.nanoTime() + Duration.ofSeconds(25).toNanos(); // past gate2's sync bound (10 s) and probe timeouts
+            while (System.nanoTime() < until) {
+                assertThat(onGate("gate2", owner).statusCode()).as("whom gate2 remembers keeps working").isEqualTo(200);
+                assertThat(onGate("gate", owner).statusCode()).as("the other gate asks the API as always").isEqualTo(200);
+                Thread.sleep(1_000);
+            }
+            assertThat(onGate("gate2", newcomer).statusCode()).as("gate2 never saw the newcomer and cannot ask: a calm 503")
+                    .isEqualTo(503);
+            assertThat(onGate("gate", newcomer).statusCode()).as("the gate that reaches the API denies the newcomer").isEqualTo(403);
+        } finally {
+            cell.qaldy("heal", "gate2", "control");
+        }
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> onGate("gate2", stranger).statusCode() == 403);
+    }
+
+    @Test
+    @Order(6)
+    void a_control_plane_cut_off_from_its_database_answers_503_without_hanging_and_recovers_by_itself() throws Exception {
+        ownerWithApp();
+        cell.qaldy("partition", "control", "db");
+        try {
+            for (int i = 0; i < 3; i++) {
+                long asked = System.nanoTime();
+                HttpResponse<String> during = owner.api("GET", "/apps/" + APP + "/schedules", null);
+                long tookMs = (System.nanoTime() - asked) / 1_000_000;
+                assertThat(during.statusCode()).as(during.body()).isEqualTo(503);
+                assertThat(tookMs).as("a lost database is bounded: connect 2 s, login 3 s, read 10 s").isLessThan(30_000);
+            }
+            assertThat(control("/health/ready").statusCode()).isEqualTo(503);
+        } finally {
+            cell.qaldy("heal", "control", "db");
+        }
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> control("/health/ready").statusCode() == 200);
+        HttpResponse<String> signed = owner.postJson(APP, "/api/sign", "{\"name\":\"after-partition\",\"message\":\"back\"}");
+        assertThat(signed.statusCode()).as(signed.body()).isEqualTo(200);
+    }
+
+    @Test
+    @Order(7)
+    void a_runtime_host_cut_off_from_the_control_plane_serves_the_app_from_memory_and_its_sealed_copy() throws Exception {
+        ownerWithApp();
+        assertThat(owner.get(APP, "/").statusCode()).isEqualTo(200);
+        cell.qaldy("partition", "runtime", "control");
+        try {
+            long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (System.nanoTime() < until) {
+                HttpResponse<String> page = owner.get(APP, "/");
+                assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+                Thread.sleep(1_000);
+            }
+        } finally {
+            cell.qaldy("heal", "runtime", "control");
+        }
+    }
+
     // ---- helpers
+
+    static void ownerWithApp() throws Exception {
+        if (owner == null) {
+            owner = Person.signUp(cell, "owner@example.com");
+            owner.publish(APP, cell.root().resolve("examples/guestbook"));
+            owner.openApp(APP);
+        }
+    }
+
+    /** The app's page on one gate, for {@code person} by the API's token (an audience-less token as Bearer). */
+    static HttpResponse<String> onGate(String gate, Person person) throws Exception {
+        return cell.send(cell.request(gate, cell.appHost(APP), "/").header("Authorization", "Bearer " + person.token())
+                .timeout(Duration.ofSeconds(60)).GET().build());
+    }
+
+    /** The network namespace a process is in ("net:[inode]"). */
+    static String networkNamespace(long pid) throws Exception {
+        return Files.readSymbolicLink(Path.of("/proc/" + pid + "/ns/net")).toString();
+    }
 
     static HttpResponse<String> control(String path) throws Exception {
         return cell.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("control") + path))
