@@ -407,11 +407,20 @@ public final class Cell implements AutoCloseable {
      */
     private void killAll() {
         List<ProcessHandle> killed = new ArrayList<>();
-        List<String> pidFiles = new ArrayList<>();
-        components.forEach(c -> pidFiles.addAll(List.of(c, c + ".forward")));
-        for (String c : pidFiles) {
+        List<Long> pids = new ArrayList<>();
+        for (String c : components) {
+            for (String file : List.of(c, c + ".forward")) { // a forwarder's file holds one pid a line
+                try {
+                    Files.readAllLines(var.resolve("run/" + file + ".pid")).stream().map(String::trim)
+                            .filter(line -> line.matches("\\d+")).map(Long::valueOf).forEach(pids::add);
+                } catch (IOException noFile) {
+                    // not running
+                }
+            }
+        }
+        for (long pid : pids) {
             try {
-                ProcessHandle.of(pid(c)).ifPresent(p -> {
+                ProcessHandle.of(pid).ifPresent(p -> {
                     p.descendants().forEach(d -> {
                         d.destroyForcibly();
                         killed.add(d);
@@ -419,7 +428,7 @@ public final class Cell implements AutoCloseable {
                     p.destroyForcibly();
                     killed.add(p);
                 });
-            } catch (IOException | RuntimeException noPid) {
+            } catch (RuntimeException noPid) {
                 // not running
             }
         }

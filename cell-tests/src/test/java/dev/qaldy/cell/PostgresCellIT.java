@@ -36,8 +36,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * control plane say not ready within its bounds, never hang, and recover by itself. The cell is one of
  * many hosts ({@code bin/qaldy up --hosts}: each component in a network namespace of its own, two
  * gates), so the drill runs over the cell's network, and partitions cut links for real (packets lost,
- * no refusal): a gate cut off from the control plane serves whom it remembers and refuses calmly whom
- * it never saw, a control plane cut off from its database answers 503 without hanging and recovers by
+ * no refusal): a gate cut off alone from the control plane (its runtime host still reaches it) never
+ * lets a person in whom the API revoked meanwhile, and trusts no copy until healed, a control plane cut off from its database answers 503 without hanging and recovers by
  * itself, a runtime host cut off from the control plane serves the app. Durations shortened as in
  * {@link DrillIT} and {@link ScheduleWebhookDataIT}.
  */
@@ -175,29 +175,38 @@ class PostgresCellIT {
 
     @Test
     @Order(5)
-    void a_gate_cut_off_from_the_control_plane_serves_whom_it_remembers_and_refuses_calmly_whom_it_never_saw() throws Exception {
+    void a_gate_cut_off_alone_from_the_control_plane_never_lets_a_revoked_person_in() throws Exception {
         ownerWithApp();
-        Person stranger = Person.signUp(cell, "stranger@example.com");
-        assertThat(onGate("gate2", owner).statusCode()).as("gate2 asks the API and remembers the owner").isEqualTo(200);
-        assertThat(onGate("gate2", stranger).statusCode()).as("the API denies the stranger").isEqualTo(403);
+        Person viewer = Person.signUp(cell, "viewer@example.com");
+        Person newcomer = Person.signUp(cell, "newcomer@example.com");
+        assertThat(owner.api("POST", "/apps/" + APP + "/shares", "{\"email\":\"viewer@example.com\"}").statusCode()).isEqualTo(201);
+        for (String gate : List.of("gate", "gate2")) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> onGate(gate, viewer).statusCode() == 200 && onGate(gate, owner).statusCode() == 200);
+        }
+        long gate2LogFrom = Files.size(cell.var().resolve("log/gate2.log"));
         cell.qaldy("partition", "gate2", "control");
         try {
             assertThat(cell.qaldy("status")).contains("gate2 -/-> control").contains("control -/-> gate2");
-            Person newcomer = Person.signUp(cell, "newcomer@example.com"); // through gate, which reaches the API
-            long until = System.nanoTime() + Duration.ofSeconds(25).toNanos(); // past gate2's sync bound (10 s) and probe timeouts
+            HttpResponse<String> revoked = owner.api("DELETE", "/apps/" + APP + "/shares/viewer@example.com", null);
+            assertThat(revoked.statusCode()).as("the API answers the revocation (gate2 not reached)").isEqualTo(204);
+            long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (System.nanoTime() < until) {
-                assertThat(onGate("gate2", owner).statusCode()).as("whom gate2 remembers keeps working").isEqualTo(200);
-                assertThat(onGate("gate", owner).statusCode()).as("the other gate asks the API as always").isEqualTo(200);
+                assertThat(onGate("gate2", viewer).statusCode()).as("gate2 missed the revocation: never 200").isNotEqualTo(200);
+                assertThat(onGate("gate", viewer).statusCode()).as("the gate the API reaches denies at once").isEqualTo(403);
+                assertThat(onGate("gate", owner).statusCode()).as("the other gate serves as always").isEqualTo(200);
                 Thread.sleep(1_000);
             }
-            assertThat(onGate("gate2", newcomer).statusCode()).as("gate2 never saw the newcomer and cannot ask: a calm 503")
+            assertThat(onGate("gate2", viewer).statusCode()).as("cut off alone: a calm 503").isEqualTo(503);
+            assertThat(onGate("gate2", owner).statusCode()).as("cut off alone, gate2 trusts no copy: 503 for the owner too")
                     .isEqualTo(503);
-            assertThat(onGate("gate", newcomer).statusCode()).as("the gate that reaches the API denies the newcomer").isEqualTo(403);
+            assertThat(onGate("gate2", newcomer).statusCode()).as("whom gate2 never saw: 503").isEqualTo(503);
+            assertThat(logSince("gate2", gate2LogFrom)).contains("this gate alone is cut off");
         } finally {
             cell.qaldy("heal", "gate2", "control");
         }
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-                .until(() -> onGate("gate2", stranger).statusCode() == 403);
+                .until(() -> onGate("gate2", viewer).statusCode() == 403 && onGate("gate2", owner).statusCode() == 200);
     }
 
     @Test
@@ -255,6 +264,12 @@ class PostgresCellIT {
     static HttpResponse<String> onGate(String gate, Person person) throws Exception {
         return cell.send(cell.request(gate, cell.appHost(APP), "/").header("Authorization", "Bearer " + person.token())
                 .timeout(Duration.ofSeconds(60)).GET().build());
+    }
+
+    /** What {@code component}'s log got after byte {@code from}. */
+    static String logSince(String component, long from) throws Exception {
+        byte[] all = Files.readAllBytes(cell.var().resolve("log/" + component + ".log"));
+        return new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The network namespace a process is in ("net:[inode]"). */

@@ -78,6 +78,8 @@ public final class UpstreamHealth {
     private volatile boolean failing;
     private volatile boolean suspect;
     private volatile long lastAnswerMs;
+    /** Whether the upstream ever answered (lastAnswerMs holds the view's start until it does). */
+    private volatile boolean everAnswered;
     private Instant suspectSince;
     /** Counts the view's turns; a call remembers the one it started in. */
     private volatile long turns;
@@ -233,8 +235,17 @@ public final class UpstreamHealth {
         }
     }
 
+    /**
+     * How long ago the upstream last answered this process (a call or a probe), in ms; -1 when it
+     * never did. The gate asks the runtime host for it to tell its own partition from an outage.
+     */
+    public long answeredAgoMs() {
+        return everAnswered ? Math.max(0, clock.millis() - lastAnswerMs) : -1;
+    }
+
     private void answered(String how) {
         lastAnswerMs = clock.millis();
+        everAnswered = true;
         synchronized (lock) {
             errorAnswers = 0;
             if (suspect && !failing) {

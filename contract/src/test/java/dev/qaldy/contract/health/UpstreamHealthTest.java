@@ -205,6 +205,22 @@ class UpstreamHealthTest {
     }
 
     @Test
+    void it_says_how_long_ago_the_upstream_last_answered_and_minus_one_before_it_ever_did() {
+        MovableClock clock = new MovableClock(START);
+        UpstreamHealth health = new UpstreamHealth("control plane", clock, INTERVAL, () -> { }, LOG);
+        clock.move(Duration.ofSeconds(5));
+        assertThat(health.answeredAgoMs()).as("the view's start is no answer").isEqualTo(-1);
+        health.call().answered();
+        clock.move(Duration.ofMillis(1_500));
+        assertThat(health.answeredAgoMs()).isEqualTo(1_500);
+        health.call().failed(Failure.NO_ANSWER, "timeout");
+        clock.move(Duration.ofMillis(500));
+        assertThat(health.answeredAgoMs()).as("a failure is no answer").isEqualTo(2_000);
+        health.probeIfDue(); // the probe answers
+        assertThat(health.answeredAgoMs()).isZero();
+    }
+
+    @Test
     void a_ledger_counts_the_calls_of_its_own_thread_and_the_ms_they_took() throws Exception {
         MovableClock clock = new MovableClock(START);
         UpstreamHealth health = new UpstreamHealth("control plane", clock, INTERVAL, () -> { }, LOG);

@@ -1,7 +1,10 @@
 package dev.qaldy.gate.access;
 
 import dev.qaldy.contract.apps.AppLabel;
+import dev.qaldy.contract.health.ControlPlaneWitness;
+import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.gate.platform.ControlPlaneHealth;
+import dev.qaldy.gate.platform.GateConfig;
 import dev.qaldy.gate.platform.InternalFeed;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -20,12 +23,14 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -36,7 +41,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * job on the shared scheduler never looks like a stall). Every {@code qaldy.gate.sync-interval} it
  * pulls {@code GET /api/v1/internal/sharing-changes?since=<cursor>&gate=<qaldy.gate.url>} page by
  * page within {@code qaldy.gate.sync-timeout}, applying each change ({@link SharingChanges#applyPulled});
- * a completed round is a sync for {@link SyncState}. It pulls at once when the control plane answers
+ * a completed round is a sync for {@link SyncState}; after a failed one it asks the runtime host
+ * whether this gate alone is cut off ({@link RuntimeWitness}). It pulls at once when the control plane answers
  * again, and its watchdog ({@link SyncState#tick}) runs every {@value #TICK_MS} ms at most. Without
  * {@code qaldy.gate.url} the control plane cannot see this gate's pulls and waits its full bound.
  */
@@ -58,6 +64,12 @@ public class GateSync {
 
     @Inject
     ControlPlaneHealth controlPlane;
+
+    @Inject
+    RuntimeWitness witness;
+
+    @Inject
+    GateConfig config;
 
     @Inject
     Logger log;
@@ -85,6 +97,7 @@ public class GateSync {
     Optional<String> selfUrl;
 
     private SyncState state;
+    private UpstreamHealth.Probe ownProbe;
     private volatile boolean running;
     private Thread thread;
     /** Null until the first pull answered; sync thread only. */
@@ -99,6 +112,7 @@ public class GateSync {
                     + interval + ") + qaldy.gate.sync-timeout (" + timeout + "), both positive");
         }
         state = new SyncState(System::nanoTime, maxGap);
+        ownProbe = UpstreamHealth.httpGet(URI.create(config.controlUrl() + UpstreamHealth.CONTROL_PLANE_PROBE), RuntimeWitness.TIMEOUT);
     }
 
     public SyncState state() {
@@ -175,6 +189,45 @@ public class GateSync {
         if (reachable) {
             reachable = false;
             log.log(Level.INFO, "gate: sharing changes: cannot pull from the control plane ({0})", e.toString());
+        }
+        askWitness();
+    }
+
+    /**
+     * During an outage: whether the runtime host still reaches the control plane (then this gate alone
+     * is cut off). Before saying so the gate asks the control plane itself once more: one that just came
+     * back answers the runtime host's probe a moment before this gate's.
+     */
+    private void askWitness() {
+        long asked = state.now();
+        long outageAgeMs = state.outageAgeMs(asked);
+        if (outageAgeMs < 0) {
+            return;
+        }
+        OptionalLong heard = witness.answeredMsAgo();
+        if (heard.isEmpty() || !ControlPlaneWitness.cutOffAlone(outageAgeMs, heard.getAsLong(), controlPlane.view().answeredAgoMs())) {
+            return;
+        }
+        if (controlPlaneAnswersThisGate()) {
+            return;
+        }
+        if (state.witnessed(asked, heard.getAsLong(), controlPlane.view().answeredAgoMs())) {
+            log.log(Level.WARNING, "gate: the runtime host reaches the control plane (it answered {0} ms ago) while this gate"
+                    + " cannot: this gate alone is cut off (a network partition), and trusts none of its remembered access"
+                    + " answers until the control plane answers it again", heard.getAsLong());
+        }
+    }
+
+    /** One probe of the control plane ({@link UpstreamHealth#CONTROL_PLANE_PROBE}, {@link RuntimeWitness#TIMEOUT}); an answer turns the view up. */
+    private boolean controlPlaneAnswersThisGate() {
+        UpstreamHealth.Call call = controlPlane.view().call();
+        try {
+            ownProbe.ask();
+            call.answered();
+            return true;
+        } catch (Exception e) {
+            call.failed(UpstreamHealth.Failure.NO_ANSWER, "the probe after the runtime host's view: " + e);
+            return false;
         }
     }
 

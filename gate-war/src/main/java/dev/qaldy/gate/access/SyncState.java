@@ -1,5 +1,6 @@
 package dev.qaldy.gate.access;
 
+import dev.qaldy.contract.health.ControlPlaneWitness;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -13,10 +14,13 @@ import java.util.function.LongSupplier;
  * <li><b>Outage start</b>: the first control-plane failure since the last answer.
  * <li><b>Stall</b>: the watchdog ticked with a gap of at least {@code maxGap} (SIGSTOP, a long GC);
  * out of touch until a pull sent after it completes.
+ * <li><b>Cut off alone</b>: during the outage the runtime host said the control plane answered it
+ * after this gate lost it ({@link ControlPlaneWitness}): a partition, not the cell's outage; until
+ * the control plane answers this gate again.
  * </ul>
  * Copies are used without asking only while in touch now; during a failure only when the last sync
- * was within {@code maxGap} of the outage start, with no stall; otherwise 503. The control plane
- * waits the same bound for a gate its push missed ({@code qaldy.control.gate-sync-max-gap}).
+ * was within {@code maxGap} of the outage start, with no stall and not cut off alone; otherwise 503.
+ * The control plane waits the same bound for a gate its push missed ({@code qaldy.control.gate-sync-max-gap}).
  */
 public final class SyncState {
 
@@ -29,6 +33,7 @@ public final class SyncState {
     private long outageStart = NEVER;
     private long lastTick;
     private long stalledAt = NEVER;
+    private boolean cutOffAlone;
     private boolean lostTouchLogged;
     private boolean syncWanted;
     private volatile Runnable wake = () -> { };
@@ -53,6 +58,7 @@ public final class SyncState {
             lastSync = sentAtNanos;
         }
         outageStart = NEVER;
+        cutOffAlone = false;
         if (stalledAt != NEVER && sentAtNanos - stalledAt >= 0) {
             stalledAt = NEVER;
         }
@@ -65,6 +71,7 @@ public final class SyncState {
         synchronized (this) {
             wasFailing = outageStart != NEVER;
             outageStart = NEVER;
+            cutOffAlone = false;
             lostTouchLogged = false;
             syncWanted |= wasFailing;
         }
@@ -99,6 +106,30 @@ public final class SyncState {
         }
     }
 
+    /**
+     * What the runtime host said when asked at {@code askedAtNanos} during this outage
+     * ({@link ControlPlaneWitness#cutOffAlone}, ms).
+     *
+     * @return true when this made the gate cut off alone (it was not before)
+     */
+    public synchronized boolean witnessed(long askedAtNanos, long witnessAnsweredMsAgo, long ownAnsweredMsAgo) {
+        if (outageStart == NEVER || cutOffAlone) {
+            return false;
+        }
+        long outageAgeMs = (askedAtNanos - outageStart) / 1_000_000;
+        if (!ControlPlaneWitness.cutOffAlone(outageAgeMs, witnessAnsweredMsAgo, ownAnsweredMsAgo)) {
+            return false;
+        }
+        cutOffAlone = true;
+        lostTouchLogged = false;
+        return true;
+    }
+
+    /** Ms from this outage's first failure to {@code atNanos}; -1 when no outage is on. */
+    public synchronized long outageAgeMs(long atNanos) {
+        return outageStart == NEVER ? -1 : Math.max(0, (atNanos - outageStart) / 1_000_000);
+    }
+
     /** @return true when the gap since the previous tick was at least the max gap: a stall */
     public synchronized boolean tick() {
         long now = now();
@@ -119,7 +150,7 @@ public final class SyncState {
     public synchronized boolean trustsCopies() {
         long now = now();
         long until = outageStart == NEVER ? now : outageStart;
-        return !stalled(now) && lastSync != NEVER && until - lastSync < maxGapNanos;
+        return !stalled(now) && !cutOffAlone && lastSync != NEVER && until - lastSync < maxGapNanos;
     }
 
     /** True once per untrusted outage or stall, for one log line. */
@@ -137,6 +168,10 @@ public final class SyncState {
         if (stalled(now)) {
             return "this gate's own process stalled for at least " + Duration.ofNanos(maxGapNanos)
                     + " (paused or a long GC) and has not synced since";
+        }
+        if (cutOffAlone) {
+            return "the runtime host still reaches the control plane, which answered it after this gate lost it: this gate"
+                    + " alone is cut off (a network partition) and trusts none of its copies";
         }
         if (lastSync == NEVER) {
             return "this gate has not synced with the control plane since it started";

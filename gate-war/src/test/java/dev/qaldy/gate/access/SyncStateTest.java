@@ -57,6 +57,33 @@ class SyncStateTest {
     }
 
     @Test
+    void a_gate_cut_off_alone_trusts_no_copy_while_a_whole_cell_outage_keeps_them() {
+        pull(100);
+        state.failed(); // the gate loses the control plane
+        pass(500);
+        assertThat(state.witnessed(nanos.get(), 1_200, 600)).as("the runtime host last heard it before: the cell's outage").isFalse();
+        assertThat(state.trustsCopies()).isTrue();
+        pass(2_000);
+        assertThat(state.witnessed(nanos.get(), 300, 2_600)).as("the runtime host heard it since: cut off alone").isTrue();
+        assertThat(state.trustsCopies()).isFalse();
+        assertThat(state.why()).contains("alone is cut off");
+        assertThat(state.firstDistrust()).isTrue();
+        assertThat(state.witnessed(nanos.get(), 100, 2_600)).as("said once").isFalse();
+        state.answered(); // the control plane answers this gate again
+        assertThat(state.trustsCopies()).isTrue();
+        assertThat(state.witnessed(nanos.get(), 100, 0)).as("no outage, nothing to witness").isFalse();
+    }
+
+    @Test
+    void a_gate_whose_own_probe_answered_during_the_outage_is_not_cut_off() {
+        pull(100);
+        state.failed();
+        pass(3_000);
+        assertThat(state.witnessed(nanos.get(), 300, 200)).isFalse();
+        assertThat(state.trustsCopies()).isTrue();
+    }
+
+    @Test
     void a_quiet_period_with_pulls_still_trusts_copies() {
         for (int i = 0; i < 30; i++) { // a minute with no requests, pulling every 2 s
             pull(50);
