@@ -65,6 +65,8 @@ public final class Cell implements AutoCloseable {
     private final Thread cleanup = new Thread(this::killAll, "cell-cleanup");
     /** Whether this cell holds its share of the machine ({@link MachineShare}), given back once at {@link #close()}. */
     private boolean sharesMachine;
+    /** Whether this cell takes the machine alone from its start to its close. */
+    private boolean alone;
 
     private Cell(String name, Map<String, String> extraEnv, boolean twoGates) throws IOException {
         this(name, extraEnv, twoGates, null);
@@ -176,7 +178,12 @@ public final class Cell implements AutoCloseable {
         env.put("QALDY_DB", "postgres");
         Path var = Path.of(System.getProperty("java.io.tmpdir"), "qaldy-cells", name);
         Files.createDirectories(var.getParent());
-        return start(withControl2(new Cell(name, env, true, var)), "up", "--hosts");
+        // It changes the machine's network interfaces (a bridge, a veth per component): a Payara Micro
+        // starting meanwhile in another fork's cell may bind its data grid to one of them as it goes
+        // (the clean-clone run of 2ec2d33). So it has the machine alone from its bridge to its teardown.
+        Cell cell = withControl2(new Cell(name, env, true, var));
+        cell.alone = true;
+        return start(cell, "up", "--hosts");
     }
 
     /**
@@ -208,6 +215,9 @@ public final class Cell implements AutoCloseable {
         try {
             MachineShare.share(cell.cells);
             cell.sharesMachine = true;
+            if (cell.alone) {
+                MachineShare.aloneFromNow();
+            }
             cell.qaldy(up);
         } catch (Exception | AssertionError e) {
             cell.close();

@@ -4,7 +4,7 @@ import dev.qaldy.drill.rows.Check;
 import dev.qaldy.drill.rows.SeedRow;
 import java.time.Duration;
 import java.time.Instant;
-import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WindowType;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -54,7 +54,7 @@ public final class StatusPageWatch {
             }
             long ms = Duration.between(outageStart, Instant.now()).toMillis();
             String seen = "sign-in " + groupStatus(driver, "sign-in") + ", apps " + groupStatus(driver, "apps") + "; “"
-                    + text(driver, By.id("overall-text")) + "”, “" + text(driver, By.id("headline")) + "”"
+                    + text(driver, "overall-text") + "”, “" + text(driver, "headline") + "”"
                     + (shown ? "" : " (still so after " + wait.toSeconds() + " s)");
             shot = screenshotQuietly(shot);
             return new Check(SeedRow.SIGN_IN, Check.DURING, WHO, EXPECTED, seen, ms, shown, shot);
@@ -71,16 +71,26 @@ public final class StatusPageWatch {
 
     private static boolean outageShown(WebDriver driver) {
         return groupStatus(driver, "sign-in").endsWith("_outage") && java.util.Set.of("operational", "degraded_performance").contains(groupStatus(driver, "apps"))
-                && !text(driver, By.id("headline")).isEmpty();
+                && !text(driver, "headline").isEmpty();
     }
 
+    /**
+     * A group's {@code data-status}, read in one script: the status page re-renders its list on every
+     * refresh, so an element found first and read after could be gone (StaleElementReferenceException,
+     * which failed the Liberty drill's status-page check in the clean-clone run of 2ec2d33).
+     */
     private static String groupStatus(WebDriver driver, String group) {
-        return driver.findElements(By.cssSelector("li.group[data-group='" + group + "']")).stream()
-                .map(e -> e.getAttribute("data-status")).filter(s -> s != null).findFirst().orElse("not shown");
+        Object status = ((JavascriptExecutor) driver).executeScript(
+                "var e = document.querySelector(\"li.group[data-group='\" + arguments[0] + \"']\");"
+                        + " return e ? e.getAttribute('data-status') : null;", group);
+        return status == null ? "not shown" : status.toString();
     }
 
-    private static String text(WebDriver driver, By by) {
-        return driver.findElements(by).stream().map(e -> e.getText().replaceAll("\\s+", " ").strip()).findFirst().orElse("");
+    /** The text of the element with this id (one script, as {@link #groupStatus}); empty when there is none. */
+    private static String text(WebDriver driver, String id) {
+        Object text = ((JavascriptExecutor) driver).executeScript(
+                "var e = document.getElementById(arguments[0]); return e ? e.innerText : '';", id);
+        return text == null ? "" : text.toString().replaceAll("\\s+", " ").strip();
     }
 
     private String screenshotQuietly(String name) {
