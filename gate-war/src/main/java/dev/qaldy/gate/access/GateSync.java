@@ -211,6 +211,8 @@ public class GateSync {
         if (controlPlaneAnswersThisGate()) {
             return;
         }
+        // Decided again under the state's lock, with this gate's own last answer as it is after the
+        // probe: the outage may have ended while the probe ran.
         if (state.witnessed(asked, heard.getAsLong(), controlPlane.view().answeredAgoMs())) {
             log.log(Level.WARNING, "gate: the runtime host reaches the control plane (it answered {0} ms ago) while this gate"
                     + " cannot: this gate alone is cut off (a network partition), and trusts none of its remembered access"
