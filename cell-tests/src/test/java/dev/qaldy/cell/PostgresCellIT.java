@@ -29,8 +29,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Issue 19: a cell whose database is a PostgreSQL cluster ({@code bin/qaldy up} with
  * {@code QALDY_DB=postgres}: initdb under the state folder, role and database qaldy, Flyway's
- * migrations), with a second control plane on the same database. The drill passes every row, both
- * passes (the API killed; the database stopped); two control planes starting together after an
+ * migrations), with a second control plane on the same database. The drill passes every row, in
+ * all three passes (the API killed; the database stopped; the API cut off from the edge); two control planes starting together after an
  * outage give one catch-up per schedule; the database killed (an immediate shutdown, no checkpoint)
  * keeps what the API acknowledged, and hung (SIGSTOP of the postmaster and every backend) makes the
  * control plane say not ready within its bounds, never hang, and recover by itself. The cell is one of
@@ -64,13 +64,15 @@ class PostgresCellIT {
 
     @Test
     @Order(1)
-    void the_drill_passes_every_row_with_the_api_killed_and_with_postgresql_stopped() throws Exception {
+    void the_drill_passes_every_row_with_the_api_killed_with_postgresql_stopped_and_with_the_api_cut_off() throws Exception {
         assertThat(cell.qaldy("status")).containsPattern("db\\s+\\d+\\s+\\d+\\s+ready\\s+postgres");
         Path out = cell.var().resolve("drill/postgres");
-        Cell.Run run = cell.run(DrillIT.DRILL, Duration.ofMinutes(15), "drill", "--out", out.toString());
+        Cell.Run run = cell.run(DrillIT.DRILL, Duration.ofMinutes(20), "drill", "--pass", "all", "--out", out.toString());
         assertThat(run.exit()).as(run.output() + DrillIT.report(out)).isZero();
         String md = Files.readString(out.resolve("report.md"));
-        assertThat(md).contains("Result: **PASS**").contains("## The API killed").contains("## The database stopped");
+        assertThat(md).contains("Result: **PASS**").contains("## The API killed").contains("## The database stopped")
+                .contains("## The API cut off").contains("healed at");
+        assertThat(cell.qaldy("status")).as("the drill healed every link it cut").contains("partitions: none");
         // The drill leaves every component it found running ready again (control2 starts in the next test).
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
             String status = cell.qaldy("status");

@@ -25,11 +25,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code bin/qaldy drill [--pass kill|db|both] [--out DIR]} (seed: "The drill. Stopping the API on
- * the pilot and recording what people saw"): on a running cell, makes the people of the seed's
- * table, stops the control plane for real (pass "kill": the API's process killed; pass "db": its
- * database stopped, the API up), records what each person saw, starts it again and records the
- * catch-up, then writes {@code report.md} and {@code report.html} under
+ * {@code bin/qaldy drill [--pass kill|db|cut|both|all|A,B] [--out DIR]} (seed: "The drill. Stopping
+ * the API on the pilot and recording what people saw"): on a running cell, makes the people of the
+ * seed's table, stops the control plane for real (pass "kill": the API's process killed; pass "db":
+ * its database stopped, the API up; pass "cut", on a cell of many hosts: every control plane cut off
+ * from every edge component by a silent partition, the API up and on its database; "both" is kill
+ * and db, the default; "all" the three), records what each person saw, starts it again (or heals the
+ * links) and records the catch-up, then writes {@code report.md} and {@code report.html} under
  * {@code var/drill/<time>/}.
  *
  * <p>Exit codes: 0 every row passed; 1 a row failed (named on stderr and in the report); 2 the
@@ -55,6 +57,9 @@ import java.util.List;
  */
 public final class Drill {
 
+    /** The faults, one pass each: the API's process killed, its database stopped, the API cut off from the edge. */
+    static final List<String> PASSES = List.of("kill", "db", "cut");
+
     private final CellControl cell;
     private final Http http;
     private final Path out;
@@ -73,13 +78,11 @@ public final class Drill {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--pass" -> {
-                    String which = i + 1 < args.length ? args[++i] : "";
-                    passes = switch (which) {
-                        case "kill" -> List.of("kill");
-                        case "db" -> List.of("db");
-                        case "both" -> List.of("kill", "db");
-                        default -> usage("--pass takes kill, db or both, not '" + which + "'");
-                    };
+                    try {
+                        passes = passes(i + 1 < args.length ? args[++i] : "");
+                    } catch (IllegalArgumentException e) {
+                        usage(e.getMessage());
+                    }
                 }
                 case "--out" -> outArg = i + 1 < args.length ? args[++i] : usage("--out needs a folder");
                 default -> usage("unknown argument '" + args[i] + "'");
@@ -110,9 +113,28 @@ public final class Drill {
     }
 
     private static <T> T usage(String problem) {
-        System.err.println("qaldy drill: " + problem + "\nusage: bin/qaldy drill [--pass kill|db|both] [--out DIR]");
+        System.err.println("qaldy drill: " + problem + "\nusage: bin/qaldy drill [--pass kill|db|cut|both|all|A,B] [--out DIR]");
         System.exit(2);
         return null;
+    }
+
+    /**
+     * {@code --pass}'s value: kill, db, cut, both (kill and db), all (the three), or a comma-separated list of the first three.
+     *
+     * @throws IllegalArgumentException any other value, with the sentence to print
+     */
+    static List<String> passes(String which) {
+        if (which.equals("both")) {
+            return List.of("kill", "db");
+        }
+        if (which.equals("all")) {
+            return List.of("kill", "db", "cut");
+        }
+        List<String> passes = List.of(which.split(",", -1));
+        if (passes.isEmpty() || !PASSES.containsAll(passes) || passes.stream().distinct().count() != passes.size()) {
+            throw new IllegalArgumentException("--pass takes kill, db, cut, both, all or a list such as kill,cut, not '" + which + "'");
+        }
+        return passes;
     }
 
     Report run(List<String> passes, Instant started) throws Exception {
@@ -145,8 +167,11 @@ public final class Drill {
     }
 
     private PassResult pass(String pass, ConsoleWatch console, Exception consoleProblem) {
-        boolean kill = pass.equals("kill");
-        String title = kill ? "The API killed (bin/qaldy stop control --kill)" : "The database stopped, the API up (bin/qaldy stop db)";
+        String title = switch (pass) {
+            case "kill" -> "The API killed (bin/qaldy stop control --kill)";
+            case "db" -> "The database stopped, the API up (bin/qaldy stop db)";
+            default -> "The API cut off from the gates, runtime hosts and status page, up and on its database (bin/qaldy partition)";
+        };
         Visitor newcomer = cast.newcomer(pass);
         Visitor.expect(awaitAsked(), 200, "the viewer's visit before the outage");
         SiteCheck site = new SiteCheck(cast);
@@ -162,7 +187,12 @@ public final class Drill {
         say(title + "…");
         Instant stopped = Instant.now();
         Instant restarting = null;
-        cell.qaldy(kill ? new String[] {"stop", "control", "--kill"} : new String[] {"stop", "db"});
+        List<String[]> cut = List.of();
+        switch (pass) {
+            case "kill" -> cell.qaldy("stop", "control", "--kill");
+            case "db" -> cell.qaldy("stop", "db");
+            default -> cut = cell.cutOffControlPlanes();
+        }
         try {
             DuringOutage outage = new DuringOutage(cell, http, cast);
             checks.addAll(outage.all(newcomer));
@@ -181,8 +211,20 @@ public final class Drill {
             waitUntil(nextTick.plus(duration("qaldy.drill.tick-margin", "PT35S")));
         } finally {
             restarting = Instant.now();
-            say("Starting it again…");
-            cell.qaldy(kill ? new String[] {"start", "control"} : new String[] {"start", "db"});
+            switch (pass) {
+                case "kill" -> {
+                    say("Starting it again…");
+                    cell.qaldy("start", "control");
+                }
+                case "db" -> {
+                    say("Starting it again…");
+                    cell.qaldy("start", "db");
+                }
+                default -> {
+                    say("Healing the links…");
+                    cell.heal(cut);
+                }
+            }
         }
         Instant returned = Instant.now();
         Duration wait = duration("qaldy.drill.return-wait", "PT3M");
@@ -191,8 +233,11 @@ public final class Drill {
         if (console != null) {
             checks.add(console.afterReturn(pass, returned, wait));
         }
-        checks.add(schedule.after(stopped, restarting, returned, duration("qaldy.drill.catch-up-wait", "PT2M"),
-                duration("qaldy.drill.settle", "PT8S")));
+        checks.add(pass.equals("cut")
+                ? schedule.afterCut(stopped, restarting, returned, duration("qaldy.drill.catch-up-wait", "PT2M"),
+                        duration("qaldy.drill.settle", "PT8S"))
+                : schedule.after(stopped, restarting, returned, duration("qaldy.drill.catch-up-wait", "PT2M"),
+                        duration("qaldy.drill.settle", "PT8S")));
         PassResult result = new PassResult(pass, title, stopped, returned, checks);
         say(title + ": " + checks.stream().filter(Check::passed).count() + " of " + checks.size() + " checks passed");
         return result;

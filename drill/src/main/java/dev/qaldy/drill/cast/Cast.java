@@ -184,7 +184,7 @@ public final class Cast {
     static byte[] siteBundle(String name) {
         java.util.Map<String, String> files = new java.util.LinkedHashMap<>();
         files.put("qaldy.json", "{\"name\":\"" + name + "\",\"kind\":\"site\"}"); // the control plane refuses another app's name
-        for (String page : new String[] {"index", "about", "kill", "db"}) {
+        for (String page : new String[] {"index", "about", "kill", "db", "cut"}) {
             files.put("public/" + page + ".html", "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
                     + "<title>Drill site</title></head><body><h1>Drill site: " + page + "</h1>"
                     + "<p>A public page of bin/qaldy drill.</p></body></html>\n");

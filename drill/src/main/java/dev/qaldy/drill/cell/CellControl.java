@@ -117,6 +117,56 @@ public final class CellControl {
         return pid(component) > 0 && run("signal", component, signal) == 0;
     }
 
+    /** The control planes a cell may run; the cut pass cuts each one running off from the edge. */
+    static final List<String> CONTROL_PLANES = List.of("control", "control2");
+    /**
+     * The components the cut pass cuts the control planes off from, in that order: the runtime hosts
+     * first, so a gate's witness lost the API no later than the gate itself did (a gate whose runtime
+     * host still heard the API after the gate's own outage began takes itself for cut off alone).
+     */
+    static final List<String> EDGE = List.of("runtime", "runtime2", "status", "gate2", "gate");
+
+    /**
+     * Cuts every running control plane off from every running edge component ({@code bin/qaldy
+     * partition}), the database link left up: the API serves, but nothing at the edge can reach it.
+     *
+     * @return the pairs cut, each "control gate", for {@link #heal(List)}
+     * @throws DrillError the cell is not one of many hosts (bin/qaldy up --hosts), or a cut failed
+     */
+    public List<String[]> cutOffControlPlanes() {
+        if (!Files.exists(var.resolve("hosts.net"))) {
+            throw new DrillError("the cut pass needs a cell of many hosts: bin/qaldy down, then bin/qaldy up --hosts");
+        }
+        List<String[]> cut = new ArrayList<>();
+        for (String edge : EDGE) {
+            for (String control : CONTROL_PLANES) {
+                if (pid(edge) > 0 && pid(control) > 0) {
+                    qaldy("partition", control, edge);
+                    cut.add(new String[] {control, edge});
+                }
+            }
+        }
+        if (cut.isEmpty()) {
+            throw new DrillError("nothing to cut: no control plane and edge component are running");
+        }
+        return cut;
+    }
+
+    /** Heals the links {@link #cutOffControlPlanes()} cut ({@code bin/qaldy heal}), every one even when one fails. */
+    public void heal(List<String[]> cut) {
+        DrillError failed = null;
+        for (String[] pair : cut) {
+            try {
+                qaldy("heal", pair[0], pair[1]);
+            } catch (DrillError e) {
+                failed = e;
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
     /** The gate's credential for the control plane (var/keys/gate-to-control), for the one internal call the drill makes as a gate. */
     public String serviceToken() {
         try {

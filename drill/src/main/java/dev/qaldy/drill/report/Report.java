@@ -98,8 +98,8 @@ public final class Report {
             md.append("| ").append(cells(row.title, row.keepsWorking, row.how, rowSeen(row), rowResult(row))).append(" |\n");
         }
         for (PassResult pass : passes) {
-            md.append("\n## ").append(pass.title()).append("\n\nStopped at ").append(seconds(pass.stopped())).append(", started again at ")
-                    .append(seconds(pass.returned())).append(" (").append(Duration.between(pass.stopped(), pass.returned()).toSeconds())
+            md.append("\n## ").append(pass.title()).append("\n\n").append(span(pass)).append(" (")
+                    .append(Duration.between(pass.stopped(), pass.returned()).toSeconds())
                     .append(" s down).\n\n| Row | When | Who | Expected | Seen | ms | Result |\n|---|---|---|---|---|---|---|\n");
             for (Check c : pass.checks()) {
                 String seen = c.evidence() == null ? c.seen() : c.seen() + " ![" + c.evidence() + "](" + c.evidence() + ")";
@@ -141,8 +141,7 @@ public final class Report {
         }
         h.append("</table>\n");
         for (PassResult pass : passes) {
-            h.append("<h2>").append(esc(pass.title())).append("</h2>\n<p>Stopped at ").append(esc(seconds(pass.stopped())))
-                    .append(", started again at ").append(esc(seconds(pass.returned()))).append(".</p>\n<table><tr><th>Row</th>"
+            h.append("<h2>").append(esc(pass.title())).append("</h2>\n<p>").append(esc(span(pass))).append(".</p>\n<table><tr><th>Row</th>"
                             + "<th>When</th><th>Who</th><th>Expected</th><th>Seen</th><th>ms</th><th>Result</th></tr>\n");
             for (Check c : pass.checks()) {
                 String result = c.passed() ? "PASS" : "FAIL";
@@ -166,5 +165,12 @@ public final class Report {
 
     static String esc(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    /** "Stopped at T, started again at T" ("Cut at T, healed at T" for the cut pass). */
+    private static String span(PassResult pass) {
+        boolean cut = pass.name().equals("cut");
+        return (cut ? "Cut at " : "Stopped at ") + seconds(pass.stopped()) + (cut ? ", healed at " : ", started again at ")
+                + seconds(pass.returned());
     }
 }

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * The schedule's row in one pass: before the outage, the schedule's last fired tick and next
  * tick; the outage lasts past that next tick; after the return exactly one catch-up run (actor
- * {@code scheduler.catchup}) of a missed tick, and no ordinary run of a tick inside the outage.
+ * {@code scheduler.catchup}) of a missed tick, and no ordinary run of a tick inside the outage;
+ * after a cut ({@link #afterCut}), one ordinary run per tick inside it, run after the heal.
  */
 public final class ScheduleCheck {
 
@@ -88,6 +89,57 @@ public final class ScheduleCheck {
         } catch (RuntimeException e) {
             return Check.broken(SeedRow.SCHEDULES, Check.AFTER, WHO, expected, e);
         }
+    }
+
+    /**
+     * The cut pass's schedule row: the control plane stayed up, so its ticks were on time and nothing
+     * is caught up; the run of each tick inside the cut could not reach the runtime host, waited in
+     * the queue, and ran once after the heal. Waits up to {@code wait} for one such run to succeed,
+     * then {@code settle} more, and counts.
+     *
+     * @param cut      when the links were cut
+     * @param healing  when the heal began
+     * @param healed   when the heal command returned
+     */
+    public Check afterCut(Instant cut, Instant healing, Instant healed, Duration wait, Duration settle) {
+        String expected = "the ticks inside the cut fired on time (the API was up); each one's run waited for the runtime host"
+                + " and ran once after the heal; no catch-up run";
+        if (!nextTick.isBefore(healing)) {
+            return new Check(SeedRow.SCHEDULES, Check.AFTER, WHO, expected, "no tick fell in the cut (next tick " + nextTick
+                    + "); the drill's cut was too short", -1, false, null);
+        }
+        try {
+            Instant deadline = Instant.now().plus(wait);
+            JsonObject ran = null;
+            while (ran == null && Instant.now().isBefore(deadline)) {
+                ran = inside(cut, healing).stream().filter(r -> r.getString("state", "").equals("succeeded")).findFirst().orElse(null);
+                if (ran == null) {
+                    Cast.pause(Duration.ofSeconds(1));
+                }
+            }
+            long ms = Duration.between(healed, Instant.now()).toMillis();
+            Cast.pause(settle);
+            List<JsonObject> inside = inside(cut, healing);
+            long ticks = inside.stream().map(r -> r.getString("tick")).distinct().count();
+            long succeeded = inside.stream().filter(r -> r.getString("state", "").equals("succeeded")).count();
+            long catchUps = ofSchedule().stream().filter(r -> r.getString("actor", "").equals(CATCHUP_ACTOR)
+                    && Instant.parse(r.getString("tick")).isAfter(lastFiredBefore)).count();
+            String seen = (ran == null ? "no run of a tick inside the cut succeeded within " + wait.toSeconds() + " s"
+                    : "the run of tick " + ran.getString("tick") + " succeeded " + ms + " ms after the heal")
+                    + "; runs of ticks inside the cut: " + inside.size() + " for " + ticks + " ticks, " + succeeded
+                    + " succeeded; catch-up runs: " + catchUps;
+            return new Check(SeedRow.SCHEDULES, Check.AFTER, WHO, expected, seen, ran == null ? -1 : ms,
+                    ran != null && inside.size() == ticks && succeeded == ticks && catchUps == 0, null);
+        } catch (RuntimeException e) {
+            return Check.broken(SeedRow.SCHEDULES, Check.AFTER, WHO, expected, e);
+        }
+    }
+
+    /** The ordinary runs of ticks from {@code from} (inclusive) to {@code to}. */
+    private List<JsonObject> inside(Instant from, Instant to) {
+        return ofSchedule().stream().filter(r -> r.getString("actor", "").equals("scheduler"))
+                .filter(r -> !Instant.parse(r.getString("tick")).isBefore(from) && Instant.parse(r.getString("tick")).isBefore(to))
+                .toList();
     }
 
     /**

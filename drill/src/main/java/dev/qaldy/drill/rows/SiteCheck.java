@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * The seed's paragraph on sites, for the drill's public site: pages already served keep loading
  * without the API; a page this data centre never served (one per pass: {@code /kill.html},
- * {@code /db.html}) needs it, so it is a 503 until the API is back, then a 200.
+ * {@code /db.html}, {@code /cut.html}) needs it, so it is a 503 until the API is back, then a 200.
  */
 public final class SiteCheck {
 
