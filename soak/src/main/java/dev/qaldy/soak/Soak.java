@@ -36,7 +36,8 @@ import java.util.Map;
 /**
  * {@code bin/qaldy soak --minutes N --seed S [--server payara|liberty] [--out DIR]} (issue 14): on
  * a running cell, a seeded timeline of faults ({@link FaultPlan}: SIGKILL, SIGSTOP then SIGCONT,
- * graceful stop, restart of each component, one or two at a time, a restart during an outage)
+ * graceful stop, restart of each component, and on a cell of many hosts a cut (a silent partition)
+ * of a control plane, a gate or a runtime host, one or two at a time, a restart during an outage)
  * while a population works ({@link Population}); every request and its answer is recorded in
  * {@code history.jsonl}, each round ends with a recovery probe, and at the end the invariants
  * ({@link Checker}) judge the whole history. Report: {@code var/soak/<time>/report.md} and
@@ -89,17 +90,18 @@ public final class Soak {
                 usage("--server takes payara or liberty, not '" + server + "'");
             }
             List<String> faultable = List.of(System.getProperty("qaldy.soak.components", "db,control,runtime,gate").split(","));
-            List<PlannedRound> plan = FaultPlan.of(seed, Duration.ofMinutes(minutes), faultable);
+            Path var = Path.of(System.getProperty("qaldy.soak.var", "var"));
+            boolean partitions = Files.exists(var.resolve("hosts.net")); // a cell of many hosts: links can be cut
+            List<PlannedRound> plan = FaultPlan.of(seed, Duration.ofMinutes(minutes), faultable, partitions);
             if (opts.containsKey("plan")) {
                 plan.forEach(r -> say("round " + r.number() + " (" + r.shape() + ", after " + r.gap().toSeconds() + " s): "
                         + String.join("; ", r.faults().stream().map(PlannedFault::line).toList())));
                 System.exit(0);
             }
             Instant started = CLOCK.instant();
-            Path var = Path.of(System.getProperty("qaldy.soak.var", "var"));
             Path out = opts.containsKey("out") ? Path.of(opts.get("out"))
                     : var.resolve("soak").resolve(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(started));
-            SoakReport report = new Soak.Run(seed, minutes, server, faultable, plan, bounds, out).run();
+            SoakReport report = new Soak.Run(seed, minutes, server, faultable, partitions, plan, bounds, out).run();
             Path md = report.write(out);
             System.out.println("Report: " + md + " (and report.html; the history: " + out.resolve("history.jsonl") + ")");
             if (!report.passed()) {
@@ -121,7 +123,7 @@ public final class Soak {
         History history = HistoryFile.read(file);
         List<Verdict> verdicts = Checker.check(history, bounds);
         SoakReport report = new SoakReport(history, verdicts, new SoakReport.Run("(from " + file + ")", "?", 0,
-                FaultPlan.of(history.seed(), Duration.ofMinutes(number(opts, "minutes", 10)), history.components()),
+                FaultPlan.of(history.seed(), Duration.ofMinutes(number(opts, "minutes", 10)), history.components(), history.partitions()),
                 List.of("Judged again from " + file + ".")), bounds);
         Path out = opts.containsKey("out") ? Path.of(opts.get("out")) : file.toAbsolutePath().getParent();
         System.out.println("Report: " + report.write(out));
@@ -134,7 +136,8 @@ public final class Soak {
     }
 
     /** One soak on the running cell. */
-    private record Run(long seed, int minutes, String server, List<String> faultable, List<PlannedRound> plan, Bounds bounds, Path out) {
+    private record Run(long seed, int minutes, String server, List<String> faultable, boolean partitions, List<PlannedRound> plan,
+            Bounds bounds, Path out) {
 
         SoakReport run() throws Exception {
             CellControl cell = CellControl.fromSystemProperties("qaldy.soak", out.resolve("qaldy.log"));
@@ -157,7 +160,7 @@ public final class Soak {
             String stamp = Long.toString(CLOCK.millis() / 1000 % 100_000_000L, 36);
             SoakReport report;
             long t0 = CLOCK.millis();
-            try (Recorder recorder = new Recorder(seed, t0, faultable, out.resolve("history.jsonl"))) {
+            try (Recorder recorder = new Recorder(seed, t0, faultable, partitions, out.resolve("history.jsonl"))) {
                 Acts acts = new Acts(recorder, cell, gates);
                 SoakCast cast = new SoakCast(stamp);
                 say("Making the soak's people and apps (sk" + stamp + "…)…");

@@ -75,6 +75,7 @@ public final class UpstreamHealth {
     private final Logger log;
     private final Object lock = new Object();
     private final List<Runnable> onUp = new CopyOnWriteArrayList<>();
+    private final List<Runnable> onFailing = new CopyOnWriteArrayList<>();
     private volatile boolean failing;
     private volatile boolean suspect;
     private volatile long lastAnswerMs;
@@ -186,6 +187,15 @@ public final class UpstreamHealth {
         onUp.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * Runs {@code listener} (quick, not throwing) each time the view turns failing, on the thread that
+     * turned it: a caller can give up the calls it still waits on, which the view now says are not
+     * answered.
+     */
+    public void onFailing(Runnable listener) {
+        onFailing.add(Objects.requireNonNull(listener, "listener"));
+    }
+
     /** Starts one call; report how it ended on the returned {@link Call}. Check {@link #failing()} first. */
     public Call call() {
         return new Call(turns, clock.millis(), Ledger.CURRENT.get());
@@ -269,7 +279,11 @@ public final class UpstreamHealth {
             reason = null;
             probes = 0;
         }
-        for (Runnable listener : onUp) {
+        tell(onUp);
+    }
+
+    private void tell(List<Runnable> listeners) {
+        for (Runnable listener : listeners) {
             try {
                 listener.run();
             } catch (RuntimeException e) {
@@ -280,6 +294,7 @@ public final class UpstreamHealth {
 
     private void failed(long turn, Failure kind, String why) {
         Thread wake;
+        boolean turned = false;
         synchronized (lock) {
             if (turn != turns) {
                 return; // started before the view last turned: it says nothing of the upstream since
@@ -303,11 +318,15 @@ public final class UpstreamHealth {
                 return;
             } else {
                 turnFailing(clock.instant(), why);
+                turned = true;
                 wake = prober;
             }
         }
         if (wake != null) {
             LockSupport.unpark(wake);
+        }
+        if (turned) {
+            tell(onFailing);
         }
     }
 
@@ -353,6 +372,7 @@ public final class UpstreamHealth {
             }
             turn = turns;
         }
+        boolean turned = false;
         try {
             probe.ask();
             answered(heartbeat ? "the heartbeat" : "a background probe");
@@ -372,6 +392,7 @@ public final class UpstreamHealth {
                 } else if (!heartbeat || turn == turns) {
                     if (suspect) {
                         turnFailing(suspectSince, reason + "; probe: " + e.getMessage());
+                        turned = true;
                     }
                     if (failing) {
                         reason = "probe: " + e.getMessage();
@@ -380,6 +401,9 @@ public final class UpstreamHealth {
                 }
             }
             log.log(Level.FINE, "{0}: a background probe failed: {1}", new Object[] {name, e.toString()});
+        }
+        if (turned) {
+            tell(onFailing);
         }
         synchronized (lock) {
             if (failing || suspect) {

@@ -205,6 +205,36 @@ class UpstreamHealthTest {
     }
 
     @Test
+    void turning_failing_tells_the_listeners_once_a_turn_by_a_probe_or_by_error_answers() {
+        MovableClock clock = new MovableClock(START);
+        AtomicBoolean answers = new AtomicBoolean(false);
+        UpstreamHealth health = new UpstreamHealth("control plane", clock, INTERVAL, () -> {
+            if (!answers.get()) {
+                throw new IOException("no answer");
+            }
+        }, LOG);
+        AtomicInteger told = new AtomicInteger();
+        health.onFailing(told::incrementAndGet);
+        health.call().failed(Failure.NO_ANSWER, "timeout");
+        assertThat(told.get()).as("suspect is no turn").isZero();
+        health.probeIfDue();
+        assertThat(health.failing()).isTrue();
+        assertThat(told.get()).as("the decisive probe turned it").isEqualTo(1);
+        clock.move(INTERVAL);
+        health.probeIfDue();
+        health.call().failed(Failure.NO_ANSWER, "timeout");
+        assertThat(told.get()).as("still failing: no new turn").isEqualTo(1);
+        answers.set(true);
+        clock.move(INTERVAL);
+        health.probeIfDue();
+        for (int i = 0; i < UpstreamHealth.ERROR_ANSWERS_IN_A_ROW; i++) {
+            health.call().failed(Failure.ERROR_ANSWER, "HTTP 503");
+        }
+        assertThat(health.failing()).isTrue();
+        assertThat(told.get()).as("error answers in a row turned it again").isEqualTo(2);
+    }
+
+    @Test
     void it_says_how_long_ago_the_upstream_last_answered_and_minus_one_before_it_ever_did() {
         MovableClock clock = new MovableClock(START);
         UpstreamHealth health = new UpstreamHealth("control plane", clock, INTERVAL, () -> { }, LOG);

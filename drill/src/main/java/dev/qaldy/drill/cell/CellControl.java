@@ -134,22 +134,61 @@ public final class CellControl {
      * @throws DrillError the cell is not one of many hosts (bin/qaldy up --hosts), or a cut failed
      */
     public List<String[]> cutOffControlPlanes() {
-        if (!Files.exists(var.resolve("hosts.net"))) {
-            throw new DrillError("the cut pass needs a cell of many hosts: bin/qaldy down, then bin/qaldy up --hosts");
-        }
-        List<String[]> cut = new ArrayList<>();
+        List<String[]> pairs = new ArrayList<>();
         for (String edge : EDGE) {
             for (String control : CONTROL_PLANES) {
                 if (pid(edge) > 0 && pid(control) > 0) {
-                    qaldy("partition", control, edge);
-                    cut.add(new String[] {control, edge});
+                    pairs.add(new String[] {control, edge});
                 }
             }
         }
-        if (cut.isEmpty()) {
+        return cut(pairs);
+    }
+
+    /**
+     * Cuts one component off ({@code bin/qaldy partition}): a control plane from every running edge
+     * component (runtime hosts first, as {@link #cutOffControlPlanes()}), or an edge component from
+     * every running control plane.
+     *
+     * @return the pairs cut, for {@link #heal(List)}
+     * @throws DrillError not a cell of many hosts, a component that cannot be cut (the database, the
+     *                    status page), or a cut that failed (those made before it are healed)
+     */
+    public List<String[]> cut(String component) {
+        List<String[]> pairs = new ArrayList<>();
+        if (CONTROL_PLANES.contains(component)) {
+            EDGE.stream().filter(edge -> pid(edge) > 0).forEach(edge -> pairs.add(new String[] {component, edge}));
+        } else if (EDGE.contains(component) && !component.equals("status")) {
+            CONTROL_PLANES.stream().filter(control -> pid(control) > 0).forEach(control -> pairs.add(new String[] {control, component}));
+        } else {
+            throw new DrillError("cannot cut " + component + " off: only a control plane, a gate or a runtime host");
+        }
+        return cut(pairs);
+    }
+
+    private List<String[]> cut(List<String[]> pairs) {
+        if (!manyHosts()) {
+            throw new DrillError("cutting links needs a cell of many hosts: bin/qaldy down, then bin/qaldy up --hosts");
+        }
+        if (pairs.isEmpty()) {
             throw new DrillError("nothing to cut: no control plane and edge component are running");
         }
+        List<String[]> cut = new ArrayList<>();
+        try {
+            for (String[] pair : pairs) {
+                qaldy("partition", pair[0], pair[1]);
+                cut.add(pair);
+            }
+        } catch (DrillError e) {
+            heal(cut);
+            throw e;
+        }
         return cut;
+    }
+
+    /** Whether this cell is one of many hosts ({@code bin/qaldy up --hosts}), whose links can be cut. */
+    public boolean manyHosts() {
+        return Files.exists(var.resolve("hosts.net"));
     }
 
     /** Heals the links {@link #cutOffControlPlanes()} cut ({@code bin/qaldy heal}), every one even when one fails. */

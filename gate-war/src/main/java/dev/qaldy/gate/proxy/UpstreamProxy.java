@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
@@ -52,9 +53,12 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
  * app data. Forwards one request upstream and its response back through the {@link Forwarder}: bodies
  * streamed, hop-by-hop headers dropped both ways, {@code X-Forwarded-For/-Proto/-Host} set, the
  * response released in {@code finally}, a calm page when the upstream cannot be reached. API calls
- * ({@link #toControl}) have no copy to fall back on, so they are made whatever
- * {@link ControlPlaneHealth} says, and tell it how they ended. The console's session cookie reaches
- * the control plane only as {@code Authorization: Bearer}, the runtime host never.
+ * ({@link #toControl}) tell {@link ControlPlaneHealth} how they ended and follow its rule: none is
+ * made while it says failing (503 at once; its probe finds the control plane back), and those still
+ * waiting for an answer when it turns failing are given up (503), so a hung or cut-off control plane
+ * costs a person the time the view takes to decide, not the response timeout (issue 19: through a gate
+ * cut off from the control plane a sign-in waited 30 s and more). The console's session cookie
+ * reaches the control plane only as {@code Authorization: Bearer}, the runtime host never.
  */
 @ApplicationScoped
 public class UpstreamProxy {
@@ -108,10 +112,13 @@ public class UpstreamProxy {
 
     private RequestConfig answering;
     private ControlForwarder control;
+    /** API calls sent and not yet answered (their response head), given up when the view turns failing. */
+    private final Set<HttpUriRequestBase> waitingOnControl = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @PostConstruct
     void start() {
         answering = Forwarder.answeringWithin(Duration.ofMillis(responseTimeoutMillis));
+        controlPlane.view().onFailing(() -> waitingOnControl.forEach(HttpUriRequestBase::cancel));
         control = new ControlForwarder(config, secrets, controlPlane, forwarder, relays, edge, log, maxHookBytes,
                 Duration.ofMillis(controlTimeoutMillis));
     }
@@ -147,13 +154,17 @@ public class UpstreamProxy {
     }
 
     /**
-     * {@code /api} to the control plane, {@code console}'s cookie as Bearer; 503 at once while
-     * {@link ControlRelays}' bound is full. The console's sign-out and a 401 to its token clear the
-     * cookie; its sign-in in cookie mode gets the cookie, never the token.
+     * {@code /api} to the control plane, {@code console}'s cookie as Bearer; 503 at once while the
+     * view says failing or {@link ControlRelays}' bound is full. The console's sign-out and a 401 to
+     * its token clear the cookie; its sign-in in cookie mode gets the cookie, never the token.
      */
     public void toControl(HttpServletRequest req, HttpServletResponse res, ConsoleCall console) throws IOException {
         if (console instanceof ConsoleCall.WithCookie cookie && cookie.signOut()) {
             res.addHeader("Set-Cookie", ConsoleCookie.clear(config.secure()));
+        }
+        if (controlPlane.view().failing()) {
+            Pages.send(req, res, Page.apiUnavailable());
+            return;
         }
         try {
             relays.relay(() -> {
@@ -190,7 +201,9 @@ public class UpstreamProxy {
             Pages.send(req, res, Page.badPath());
             return null;
         }
-        ClassicHttpRequest request = new BasicClassicHttpRequest(req.getMethod(), target);
+        // An API call can be given up from another thread (HttpUriRequestBase is Cancellable); app traffic is never.
+        ClassicHttpRequest request = upstream == Upstream.CONTROL ? new HttpUriRequestBase(req.getMethod(), target)
+                : new BasicClassicHttpRequest(req.getMethod(), target);
         Set<String> connection = ProxyHeaders.connectionTokens(Collections.list(req.getHeaders("Connection")));
         for (Enumeration<String> names = req.getHeaderNames(); names.hasMoreElements();) {
             String name = names.nextElement();
@@ -219,7 +232,7 @@ public class UpstreamProxy {
         UpstreamHealth.Call call = upstream == Upstream.CONTROL ? controlPlane.view().call() : null;
         ClassicHttpResponse response;
         try {
-            response = forwarder.open(out.request(), answering);
+            response = open(out.request());
         } catch (IOException e) {
             switch (Forwarder.failure(e, out.body(), call, "API proxy")) {
                 case BODY_TOO_LARGE -> Pages.send(req, res, Page.tooLarge(limit));
@@ -229,7 +242,15 @@ public class UpstreamProxy {
                     log.log(Level.INFO, "gate: {0} did not answer {1} {2} in time", new Object[] {upstream, req.getMethod(), req.getRequestURI()});
                     Pages.send(req, res, Page.gatewayTimeout());
                 }
-                case UNREACHABLE -> unreachable(upstream, req, res, e);
+                case UNREACHABLE -> {
+                    if (out.request() instanceof HttpUriRequestBase given && given.isCancelled()) {
+                        log.log(Level.INFO, "gate: gave up {0} {1}: the control plane turned failing while it waited for an answer",
+                                new Object[] {req.getMethod(), req.getRequestURI()});
+                        Pages.send(req, res, Page.apiUnavailable());
+                    } else {
+                        unreachable(upstream, req, res, e);
+                    }
+                }
             }
             return;
         }
@@ -329,6 +350,22 @@ public class UpstreamProxy {
             res.setContentLengthLong(Long.parseLong(value.trim()));
         } catch (NumberFormatException e) {
             // A malformed length is not passed on; the container chunks the body instead.
+        }
+    }
+
+    /** Opens {@code request}; an API call waits among those given up when the view turns failing. */
+    private ClassicHttpResponse open(ClassicHttpRequest request) throws IOException {
+        if (!(request instanceof HttpUriRequestBase call)) {
+            return forwarder.open(request, answering);
+        }
+        waitingOnControl.add(call);
+        try {
+            if (controlPlane.view().failing()) {
+                call.cancel(); // it turned failing since toControl looked: given up as those already waiting
+            }
+            return forwarder.open(request, answering);
+        } finally {
+            waitingOnControl.remove(call);
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.qaldy.soak.check;
 
 import dev.qaldy.soak.history.Facts;
-import dev.qaldy.soak.history.FaultKind;
 import dev.qaldy.soak.history.History;
 import dev.qaldy.soak.history.Op;
 import java.util.ArrayList;
@@ -58,7 +57,7 @@ public final class NoForbiddenWhileFailing implements Invariant {
             }
             boolean cleared = history.ops().stream().anyMatch(c -> c.kind().changesSharing() && c.app().equals(r.app()) && c.ok()
                     && c.start() > earlier.end() && c.end() < r.start());
-            boolean restarted = history.faults().stream().anyMatch(f -> f.component().equals(r.gate()) && f.kind() != FaultKind.PAUSE
+            boolean restarted = history.faults().stream().anyMatch(f -> f.component().equals(r.gate()) && f.kind().restarts()
                     && f.down() > earlier.end() && f.up() < r.start());
             if (!cleared && !restarted) {
                 return true;

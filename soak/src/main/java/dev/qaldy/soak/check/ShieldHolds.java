@@ -1,7 +1,6 @@
 package dev.qaldy.soak.check;
 
 import dev.qaldy.soak.history.Facts;
-import dev.qaldy.soak.history.FaultKind;
 import dev.qaldy.soak.history.History;
 import dev.qaldy.soak.history.Kind;
 import dev.qaldy.soak.history.Op;
@@ -94,7 +93,7 @@ public final class ShieldHolds implements Invariant {
     }
 
     private static boolean restarted(History history, String gate, long from, long to) {
-        return history.faults().stream().anyMatch(f -> f.component().equals(gate) && f.kind() != FaultKind.PAUSE
+        return history.faults().stream().anyMatch(f -> f.component().equals(gate) && f.kind().restarts()
                 && f.start() >= from && f.start() <= to);
     }
 }

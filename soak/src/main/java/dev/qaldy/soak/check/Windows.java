@@ -41,24 +41,26 @@ public final class Windows {
 
     /** {@code component} maybe restarted (killed, stopped or restarted: what it held in memory may be gone). */
     public List<Interval> maybeRestarted(String component) {
-        return maybe(f -> f.component().equals(component) && f.kind() != FaultKind.PAUSE);
+        return maybe(f -> f.component().equals(component) && f.kind().restarts());
     }
 
-    /** The API certainly hanging: the control plane or its database SIGSTOPped. */
+    /** The API certainly hanging: the control plane or its database SIGSTOPped, or the control plane cut off (no answer either). */
     public List<Interval> apiCertainlyHanging() {
-        return certainly(f -> (f.component().equals("control") || f.component().equals("db")) && f.kind() == FaultKind.PAUSE);
+        return certainly(f -> (f.component().equals("control") || f.component().equals("db"))
+                && (f.kind() == FaultKind.PAUSE || f.kind() == FaultKind.CUT));
     }
 
     /**
      * The scheduler certainly away: its database, or every control plane that runs it (the first,
-     * and the second when the cell has one), certainly away at once.
+     * and the second when the cell has one), certainly away at once. A control plane cut off from
+     * the edge is not away: it reaches its database and keeps firing ticks, whose runs wait.
      */
     public List<Interval> schedulerCertainlyAway() {
         List<Interval> db = certainly(f -> f.component().equals("db"));
-        List<Interval> control = certainly(f -> f.component().equals("control"));
+        List<Interval> control = certainly(f -> f.component().equals("control") && f.kind() != FaultKind.CUT);
         List<Interval> both = control;
         if (history.has("control2")) {
-            both = intersect(control, certainly(f -> f.component().equals("control2")));
+            both = intersect(control, certainly(f -> f.component().equals("control2") && f.kind() != FaultKind.CUT));
         }
         List<Interval> all = new ArrayList<>(db);
         all.addAll(both);

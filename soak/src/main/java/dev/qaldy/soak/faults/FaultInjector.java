@@ -2,6 +2,7 @@ package dev.qaldy.soak.faults;
 
 import dev.qaldy.soak.Soak;
 import dev.qaldy.drill.cell.CellControl;
+import dev.qaldy.drill.cell.DrillError;
 import dev.qaldy.soak.history.Fault;
 import dev.qaldy.soak.history.FaultKind;
 import dev.qaldy.soak.history.Recorder;
@@ -13,9 +14,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 
 /**
- * Makes the faults of a round for real, with {@code bin/qaldy stop|start} and signals, records
+ * Makes the faults of a round for real, with {@code bin/qaldy stop|start}, signals and (on a cell of
+ * many hosts) {@code bin/qaldy partition|heal}, records
  * each one's times, and keeps track of what it took away, so that {@link #restoreAll} can bring
- * everything back (SIGCONT what it SIGSTOPped, start what it stopped) when the soak ends, fails or
+ * everything back (SIGCONT what it SIGSTOPped, heal what it cut, start what it stopped) when the soak ends, fails or
  * is interrupted. Each fault's commands run in order in threads of their own; the shutdown hook
  * waits for the running ones.
  */
@@ -33,6 +35,8 @@ public final class FaultInjector {
         volatile long up = -1;
         volatile long ready = -1;
         volatile boolean waitsForReady;
+        /** The links a cut took away, for its heal. */
+        volatile List<String[]> cut = List.of();
         boolean recorded;
         final CountDownLatch taken = new CountDownLatch(1);
         final StringBuilder note = new StringBuilder();
@@ -164,6 +168,13 @@ public final class FaultInjector {
                     o.note("SIGSTOP found no process");
                 }
             }
+            case CUT -> {
+                try {
+                    o.cut = cell.cut(c);
+                } catch (DrillError e) {
+                    o.note("the cut failed: " + e.getMessage());
+                }
+            }
         }
         o.down = Soak.CLOCK.millis();
         away.put(c, o);
@@ -178,6 +189,16 @@ public final class FaultInjector {
         if (o.planned.kind() == FaultKind.PAUSE) {
             if (!cell.signal(c, "CONT")) {
                 o.note("SIGCONT found no process");
+            }
+            o.ready = Soak.CLOCK.millis();
+            away.remove(c);
+            return;
+        }
+        if (o.planned.kind() == FaultKind.CUT) {
+            try {
+                cell.heal(o.cut);
+            } catch (DrillError e) {
+                o.note("the heal failed: " + e.getMessage());
             }
             o.ready = Soak.CLOCK.millis();
             away.remove(c);

@@ -18,10 +18,16 @@ import java.util.Random;
  * a component (a gate, a runtime host, the second control plane, or the control plane during a
  * database outage) during an outage of the API (25 %). Faults last from 3 s to a fifth of the soak
  * (at least 20 s, at most 2 min); a restart is a stop and an immediate start. The API (control,
- * db) is faulted more often than the rest: it is what the seed is about.
+ * db) is faulted more often than the rest: it is what the seed is about. On a cell of many hosts
+ * ({@code partitions}) a fault of a control plane, a gate or a runtime host may also be a cut
+ * ({@link FaultKind#CUT}); the database is never cut (a control plane cut off from H2 waits on its
+ * reads without bound: H2's client has no read timeout; PostgresCellIT cuts it on PostgreSQL). A cell
+ * of one host draws from the other four kinds alone, so its timelines are those it always had.
  */
 public final class FaultPlan {
 
+    /** The kinds a fault of a cell of one host is drawn from, in the order of their draw. */
+    static final List<FaultKind> ON_ONE_HOST = List.of(FaultKind.KILL, FaultKind.PAUSE, FaultKind.STOP, FaultKind.RESTART);
     /** How many times the soak's minutes the plan's estimated length fills. */
     static final int PLANNED_OVER = 2;
     /** A component's start as this machine takes it, for the estimate only (s). */
@@ -38,6 +44,16 @@ public final class FaultPlan {
      * @param components the components the cell has that may be faulted (never "status")
      */
     public static List<PlannedRound> of(long seed, Duration minutes, List<String> components) {
+        return of(seed, minutes, components, false);
+    }
+
+    /**
+     * @param seed       the seed
+     * @param minutes    how long the faults go on
+     * @param components the components the cell has that may be faulted (never "status")
+     * @param partitions the cell is one of many hosts: links may be cut
+     */
+    public static List<PlannedRound> of(long seed, Duration minutes, List<String> components, boolean partitions) {
         Random random = new Random(seed);
         List<String> weighted = new ArrayList<>();
         for (String c : components) {
@@ -73,29 +89,30 @@ public final class FaultPlan {
                         Duration.ZERO));
             } else if (shape < 0.55 && components.size() > 1) {
                 name = "two at once";
-                PlannedFault a = fault(random, weighted, Duration.ZERO, maxHold);
+                PlannedFault a = fault(random, weighted, Duration.ZERO, maxHold, partitions);
                 String other;
                 do {
                     other = weighted.get(random.nextInt(weighted.size()));
                 } while (other.equals(a.component()));
                 long after = 1 + random.nextInt((int) Math.max(1, Math.max(a.hold().toSeconds(), 2)));
                 faults.add(a);
-                faults.add(fault(random, List.of(other), Duration.ofSeconds(after), maxHold));
+                faults.add(fault(random, List.of(other), Duration.ofSeconds(after), maxHold, partitions));
             } else {
                 name = "one fault";
-                faults.add(fault(random, weighted, Duration.ZERO, maxHold));
+                faults.add(fault(random, weighted, Duration.ZERO, maxHold, partitions));
             }
             PlannedRound round = new PlannedRound(number, name, gap, faults);
             rounds.add(round);
             planned += gap.toSeconds() + round.length().toSeconds() + PROBE_ESTIMATE_S
-                    + faults.stream().filter(f -> f.kind() != FaultKind.PAUSE && !f.component().equals("db")).count() * START_ESTIMATE_S;
+                    + faults.stream().filter(f -> f.kind().restarts() && !f.component().equals("db")).count() * START_ESTIMATE_S;
         }
         return rounds;
     }
 
-    private static PlannedFault fault(Random random, List<String> from, Duration after, long maxHold) {
+    private static PlannedFault fault(Random random, List<String> from, Duration after, long maxHold, boolean partitions) {
         String component = from.get(random.nextInt(from.size()));
-        FaultKind kind = FaultKind.values()[random.nextInt(FaultKind.values().length)];
+        List<FaultKind> kinds = partitions && !component.equals("db") ? List.of(FaultKind.values()) : ON_ONE_HOST;
+        FaultKind kind = kinds.get(random.nextInt(kinds.size()));
         Duration hold = kind == FaultKind.RESTART ? Duration.ZERO : Duration.ofSeconds(3 + random.nextInt((int) (maxHold - 2)));
         return new PlannedFault(component, kind, after, hold);
     }

@@ -10,9 +10,10 @@ import java.util.List;
  * @param started    epoch ms when the population started
  * @param ended      epoch ms when the last request ended (the history's end)
  * @param components the cell's components the soak could fault ("db", "control", …, "gate2")
+ * @param partitions whether the cell was one of many hosts, so its plan could cut links ({@code FaultKind.CUT})
  */
-public record History(long seed, long started, long ended, List<String> components, List<Op> ops, List<Fault> faults,
-        List<Run> runs, List<Recovery> recoveries) {
+public record History(long seed, long started, long ended, List<String> components, boolean partitions, List<Op> ops,
+        List<Fault> faults, List<Run> runs, List<Recovery> recoveries) {
 
     public History {
         components = List.copyOf(components);

@@ -27,12 +27,12 @@ public final class HistoryFile {
     private HistoryFile() {
     }
 
-    /** The line of the history's head: seed, start, the components. */
-    public static String head(long seed, long started, List<String> components) {
+    /** The line of the history's head: seed, start, the components, whether links could be cut. */
+    public static String head(long seed, long started, List<String> components, boolean partitions) {
         JsonArrayBuilder c = Json.createArrayBuilder();
         components.forEach(c::add);
         return Json.createObjectBuilder().add("type", "head").add("seed", seed).add("started", started).add("components", c)
-                .build().toString();
+                .add("partitions", partitions).build().toString();
     }
 
     public static String line(Op op) {
@@ -79,6 +79,7 @@ public final class HistoryFile {
         long started = 0;
         long ended = 0;
         List<String> components = new ArrayList<>();
+        boolean partitions = false;
         List<Op> ops = new ArrayList<>();
         List<Fault> faults = new ArrayList<>();
         List<Run> runs = new ArrayList<>();
@@ -101,6 +102,7 @@ public final class HistoryFile {
                         seed = o.getJsonNumber("seed").longValue();
                         started = o.getJsonNumber("started").longValue();
                         o.getJsonArray("components").getValuesAs(JsonString.class).forEach(s -> components.add(s.getString()));
+                        partitions = o.getBoolean("partitions", false);
                     }
                     case "op" -> ops.add(new Op(o.getJsonNumber("id").longValue(), o.getString("actor"), Kind.valueOf(o.getString("kind")),
                             o.getString("gate"), o.getString("app"), o.getJsonNumber("start").longValue(), o.getJsonNumber("end").longValue(),
@@ -133,7 +135,7 @@ public final class HistoryFile {
                 ended = Math.max(ended, op.end());
             }
         }
-        return new History(seed, started, ended, components, ops, faults, runs, recoveries);
+        return new History(seed, started, ended, components, partitions, ops, faults, runs, recoveries);
     }
 
     private static JsonObject map(Map<String, String> values) {

@@ -26,6 +26,7 @@ public final class Recorder implements AutoCloseable {
     private final long seed;
     private final long started;
     private final List<String> components;
+    private final boolean partitions;
     private final BufferedWriter file;
     private final AtomicLong ids = new AtomicLong();
     private final List<Op> ops = new ArrayList<>();
@@ -33,14 +34,15 @@ public final class Recorder implements AutoCloseable {
     private final List<Run> runs = new ArrayList<>();
     private final List<Recovery> recoveries = new ArrayList<>();
 
-    /** Starts a history; writes its head line to {@code file}. */
-    public Recorder(long seed, long started, List<String> components, Path file) throws IOException {
+    /** Starts a history; writes its head line to {@code file}; {@code partitions}: the plan could cut links. */
+    public Recorder(long seed, long started, List<String> components, boolean partitions, Path file) throws IOException {
         this.seed = seed;
         this.started = started;
         this.components = List.copyOf(components);
+        this.partitions = partitions;
         Files.createDirectories(file.getParent());
         this.file = Files.newBufferedWriter(file);
-        write(HistoryFile.head(seed, started, components));
+        write(HistoryFile.head(seed, started, components, partitions));
     }
 
     /**
@@ -85,7 +87,7 @@ public final class Recorder implements AutoCloseable {
         List<Op> sorted = new ArrayList<>(ops);
         sorted.sort(java.util.Comparator.comparingLong(Op::id));
         long ended = Soak.CLOCK.millis();
-        return new History(seed, started, ended, components, sorted, faults, runs, recoveries);
+        return new History(seed, started, ended, components, partitions, sorted, faults, runs, recoveries);
     }
 
     private void write(String line) {

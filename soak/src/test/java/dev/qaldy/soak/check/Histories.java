@@ -25,6 +25,7 @@ final class Histories {
     private final List<Fault> faults = new ArrayList<>();
     private final List<Run> runs = new ArrayList<>();
     private final List<Recovery> recoveries = new ArrayList<>();
+    private boolean partitions;
 
     static Histories of() {
         return new Histories();
@@ -42,6 +43,12 @@ final class Histories {
 
     Histories with(String component) {
         components.add(component);
+        return this;
+    }
+
+    /** A cell of many hosts: its plan could cut links. */
+    Histories withPartitions() {
+        partitions = true;
         return this;
     }
 
@@ -110,6 +117,6 @@ final class Histories {
 
     History build() {
         long end = ops.stream().mapToLong(Op::end).max().orElse(0);
-        return new History(1, 0, end, components, ops, faults, runs, recoveries);
+        return new History(1, 0, end, components, partitions, ops, faults, runs, recoveries);
     }
 }

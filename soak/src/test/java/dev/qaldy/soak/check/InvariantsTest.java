@@ -101,6 +101,11 @@ class InvariantsTest {
                         opened().revoke(15, ANN, 503).open(20, "gate", 503), 0),
                 c("the gate restarted meanwhile", new OpenedKeepsWorking(),
                         opened().fault("gate", FaultKind.RESTART, 12, 14).open(40, "gate", 503), 0),
+                c("the control plane cut off from the edge: served from the copy", new OpenedKeepsWorking(),
+                        cutOff().open(20, "gate", 200), 0),
+                c("the control plane cut off from the edge: refused", new OpenedKeepsWorking(), cutOff().open(20, "gate", 503), 1),
+                c("the gate cut off alone meanwhile (it trusts no copy)", new OpenedKeepsWorking(), opened().withPartitions()
+                        .fault("gate", FaultKind.CUT, 12, 30).open(20, "gate", 503), 0),
                 c("the runtime host away", new OpenedKeepsWorking(), opened().fault("runtime", FaultKind.KILL, 18, 25)
                         .open(20, "gate", 502), 0),
                 c("another gate never served them", new OpenedKeepsWorking(), opened().with("gate2").open(20, "gate2", 503), 0),
@@ -116,6 +121,8 @@ class InvariantsTest {
                         hung().open(20, 20.5, ANN, "s-ann", "a", "gate", 200).took(1.5), 1),
                 c("a slow page in the first seconds of the hang", new HangCostsNoWait(),
                         hung().open(11, 12.5, ANN, "s-ann", "a", "gate", 200).open(20, "gate", 200), 0),
+                c("a slow page from the copy while the API is cut off (no answer: a hang too)", new HangCostsNoWait(),
+                        cutOff().open(20, 21.5, ANN, "s-ann", "a", "gate", 200), 1),
 
                 // Over the cap is never served
                 c("served once the gate could have learned the account is asleep", new CapHolds(), asleep().open(60, 60.1, OWNER, "s-o", "a",
@@ -156,10 +163,17 @@ class InvariantsTest {
                 c("one catch-up after an outage", new SchedulesCatchUpOnce(), scheduled().run(tick(1, "scheduler.catchup", 30, 65)), 0),
                 c("two catch-ups after one outage", new SchedulesCatchUpOnce(), scheduled().run(tick(1, "scheduler.catchup", 30, 65))
                         .run(tick(2, "scheduler.catchup", 45, 70)), 1),
+                c("a tick due after the first catch-up was made, run late and labelled a catch-up", new SchedulesCatchUpOnce(),
+                        scheduled().run(tick(1, "scheduler.catchup", 55, 61)).run(tick(2, "scheduler.catchup", 62, 66.5)), 0),
+                c("a second catch-up of a tick the first one's making could have seen", new SchedulesCatchUpOnce(),
+                        scheduled().run(tick(1, "scheduler.catchup", 55, 61)).run(tick(2, "scheduler.catchup", 60, 66.5)), 1),
                 c("a late tick after the outage, labelled a catch-up by a scheduler running late", new SchedulesCatchUpOnce(),
                         scheduled().run(tick(1, "scheduler.catchup", 55, 65)).run(tick(2, "scheduler.catchup", 95, 130)), 0),
                 c("an ordinary run of a tick while away", new SchedulesCatchUpOnce(), scheduled().run(tick(1, "scheduler", 20, 21)), 1),
                 c("an ordinary run of the outage's last tick", new SchedulesCatchUpOnce(), scheduled().run(tick(1, "scheduler", 58, 61)), 0),
+                c("a control plane cut off from the edge keeps firing: an ordinary run of a tick inside the cut",
+                        new SchedulesCatchUpOnce(), Histories.withApp().withPartitions().fault("control", FaultKind.CUT, 10, 60)
+                                .run(tick(1, "scheduler", 20, 20.1)), 0),
                 c("a tick run twice", new SchedulesCatchUpOnce(), scheduled().run(tick(1, "scheduler", 80, 80))
                         .run(tick(2, "scheduler", 80, 81)), 1),
                 c("a catch-up of a tick older than the window", new SchedulesCatchUpOnce(), scheduled()
@@ -219,6 +233,11 @@ class InvariantsTest {
     /** ANN shared, served at 5 s via gate; the control plane killed from 10 s to 60 s. */
     private static Histories opened() {
         return Histories.withApp().share(1, ANN, 201).open(5, "gate", 200).fault("control", FaultKind.KILL, 10, 60);
+    }
+
+    /** ANN shared, served at 5 s via gate; the control plane cut off from the edge from 10 s to 60 s. */
+    private static Histories cutOff() {
+        return Histories.withApp().withPartitions().share(1, ANN, 201).open(5, "gate", 200).fault("control", FaultKind.CUT, 10, 60);
     }
 
     private static Histories hung() {

@@ -40,13 +40,27 @@ class FaultPlanTest {
     void rounds_are_planned_to_fill_the_minutes_and_faults_last_seconds_to_minutes() {
         List<PlannedRound> hour = FaultPlan.of(42, Duration.ofMinutes(60), CELL);
         assertThat(hour.size()).isBetween(20, 120);
-        assertThat(hour.stream().flatMap(r -> r.faults().stream()).map(PlannedFault::kind).distinct()).containsExactlyInAnyOrder(
-                FaultKind.values());
+        assertThat(hour.stream().flatMap(r -> r.faults().stream()).map(PlannedFault::kind).distinct())
+                .containsExactlyInAnyOrderElementsOf(FaultPlan.ON_ONE_HOST);
         assertThat(hour.stream().flatMap(r -> r.faults().stream()).map(PlannedFault::component).distinct())
                 .containsExactlyInAnyOrderElementsOf(CELL);
         assertThat(hour.stream().flatMap(r -> r.faults().stream()).filter(f -> f.kind() != FaultKind.RESTART)
                 .map(PlannedFault::hold).max(Duration::compareTo).orElseThrow()).isGreaterThan(Duration.ofMinutes(1));
         assertThat(FaultPlan.of(42, Duration.ofMinutes(1), CELL)).isNotEmpty();
+    }
+
+    @Test
+    void on_many_hosts_a_control_plane_gate_or_runtime_host_may_be_cut_the_database_never() {
+        List<PlannedRound> hour = FaultPlan.of(42, Duration.ofMinutes(60), CELL, true);
+        List<PlannedFault> cuts = hour.stream().flatMap(r -> r.faults().stream()).filter(f -> f.kind() == FaultKind.CUT).toList();
+        assertThat(cuts).isNotEmpty();
+        assertThat(cuts).allSatisfy(f -> assertThat(f.component()).isNotEqualTo("db"));
+        assertThat(cuts).allSatisfy(f -> assertThat(f.hold()).isPositive());
+        for (long seed = 0; seed < 200; seed++) {
+            assertThat(FaultPlan.of(seed, Duration.ofMinutes(20), CELL)).as("a cell of one host cuts nothing")
+                    .allSatisfy(r -> assertThat(r.faults()).noneMatch(f -> f.kind() == FaultKind.CUT));
+        }
+        assertThat(FaultPlan.of(42, Duration.ofMinutes(20), CELL, false)).isEqualTo(FaultPlan.of(42, Duration.ofMinutes(20), CELL));
     }
 
     @Test
