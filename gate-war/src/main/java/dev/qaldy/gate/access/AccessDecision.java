@@ -27,7 +27,13 @@ public record AccessDecision(Verdict verdict, Source source, String basis, long 
     public enum Source {
         ASKED,
         FRESH_COPY,
-        OUTAGE_COPY;
+        OUTAGE_COPY,
+        /**
+         * Refused because the gate may use none of its copies (out of touch with the sharing changes,
+         * or cut off alone from the control plane, {@link SyncState#trustsCopies}): a person it
+         * remembers is refused too, so their page must not say they keep access.
+         */
+        OUT_OF_TOUCH;
 
         public String header() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -59,5 +65,9 @@ public record AccessDecision(Verdict verdict, Source source, String basis, long 
 
     static AccessDecision unavailable(String basis) {
         return new AccessDecision(Verdict.UNAVAILABLE, Source.ASKED, basis);
+    }
+
+    static AccessDecision outOfTouch(String basis) {
+        return new AccessDecision(Verdict.UNAVAILABLE, Source.OUT_OF_TOUCH, basis);
     }
 }

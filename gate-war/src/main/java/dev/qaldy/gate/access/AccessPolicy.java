@@ -77,8 +77,8 @@ public final class AccessPolicy {
             if (outcome instanceof AccessOutcome.Failed failed) {
                 return switch (FailureClass.of(failed.failure())) {
                     case CONTROL_PLANE -> copiesTrusted ? fromCopy(remembered, nowMs, failed.failure())
-                            : AccessDecision.unavailable("control plane failure, copies not trusted (this gate was out of touch "
-                                    + "with the sharing changes): " + failed.failure());
+                            : AccessDecision.outOfTouch("control plane failure, copies not trusted (this gate is out of touch "
+                                    + "with the sharing changes, or cut off alone from the control plane): " + failed.failure());
                     case GATE -> AccessDecision.unavailable("gate error: " + failed.failure());
                 };
             }

@@ -149,6 +149,16 @@ public record Page(int status, String type, String title, String sentence, Strin
         return new Page(503, "temporarily-unavailable", "Temporarily unavailable", SIGN_IN_PAUSED, null, null);
     }
 
+    /**
+     * A gate that may use none of its copies (out of touch with the sharing changes, or cut off alone
+     * from the control plane) refuses everyone, the people it remembers too: it must not tell them they
+     * keep access, as {@link #unavailable()} does.
+     */
+    public static Page accessUnconfirmed() {
+        return new Page(503, "temporarily-unavailable", "Temporarily unavailable",
+                "Qaldy can't confirm who may open this app right now. Please try again in a minute.", null, null);
+    }
+
     /** Seed: "apps still go to sleep at the cap with no API at all"; its own type, never the outage page. */
     public static Page asleep(String app, java.time.Instant wakesAt) {
         return new Page(503, "asleep", "This app is asleep",

@@ -389,7 +389,8 @@ public class GateFilter extends HttpFilter {
         return switch (decision.verdict()) {
             case DENY -> Page.forbidden(session.email());
             case UNKNOWN_APP -> Page.unknownApp(app, home);
-            case UNAVAILABLE, ALLOW -> Page.unavailable();
+            case UNAVAILABLE, ALLOW -> decision.source() == AccessDecision.Source.OUT_OF_TOUCH ? Page.accessUnconfirmed()
+                    : Page.unavailable();
         };
     }
 

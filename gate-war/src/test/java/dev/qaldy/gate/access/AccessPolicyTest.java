@@ -171,6 +171,16 @@ class AccessPolicyTest {
         assertThat(odd.withoutAsking(new AccessCopy(Kind.ALLOW, 1, NOW - Duration.ofMinutes(31).toMillis()), NOW)).isEmpty();
     }
 
+    @Test
+    void copiesNotTrustedRefuseEvenARememberedAllowAndSaySo() {
+        AccessDecision decision = policy.decide(new AccessOutcome.Failed(new ControlPlaneUnavailable("connect timed out")),
+                Remembered.ALLOW.copy, NOW, false);
+        assertThat(decision.verdict()).isEqualTo(Verdict.UNAVAILABLE);
+        assertThat(decision.source()).isEqualTo(AccessDecision.Source.OUT_OF_TOUCH);
+        assertThat(policy.decide(new AccessOutcome.Failed(new ControlPlaneUnavailable("connect timed out")), null, NOW, true).source())
+                .as("trusted, nothing remembered: the ordinary 503").isEqualTo(AccessDecision.Source.ASKED);
+    }
+
     // ---- fail closed
 
     @Test

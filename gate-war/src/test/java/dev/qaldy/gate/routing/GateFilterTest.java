@@ -41,6 +41,17 @@ class GateFilterTest {
     }
 
     @Test
+    void aGateOutOfTouchTellsNobodyTheyKeepAccess() {
+        Page page = GateFilter.refusal(new AccessDecision(AccessDecision.Verdict.UNAVAILABLE, AccessDecision.Source.OUT_OF_TOUCH, "t"),
+                "guestbook", ann, "/console/");
+        assertThat(page.status()).isEqualTo(503);
+        assertThat(page.sentence()).isEqualTo("Qaldy can't confirm who may open this app right now. Please try again in a minute.");
+        assertThat(Pages.html(page)).contains("Temporarily unavailable").doesNotContain("keeps working");
+        assertThat(GateFilter.refusal(new AccessDecision(AccessDecision.Verdict.UNAVAILABLE, AccessDecision.Source.ASKED, "t"),
+                "guestbook", ann, "/console/").sentence()).contains("If you already use this app, it keeps working.");
+    }
+
+    @Test
     void onlyThePostOfASessionIsTheConsolesSignIn() {
         assertThat(GateFilter.isSignIn("POST", "/api/v1/sessions")).isTrue();
         assertThat(GateFilter.isSignIn("GET", "/api/v1/sessions")).isFalse();
