@@ -186,6 +186,13 @@ class PostgresCellIT {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                     .until(() -> onGate(gate, viewer).statusCode() == 200 && onGate(gate, owner).statusCode() == 200);
         }
+        // The usual case (bench/fanout): the control plane's connection to gate2 closed as idle (30 s), so its
+        // push must connect, and the connection attempt times out behind the partition. Before, the API took that
+        // for a stopped gate, answered in 2 s without waiting for gate2, and gate2 served its fresh copy for seconds.
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(2))
+                .until(() -> !controlConnectedTo("gate2"));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> onGate("gate2", viewer).statusCode() == 200); // a fresh copy on gate2, just before the cut
         long gate2LogFrom = Files.size(cell.var().resolve("log/gate2.log"));
         cell.qaldy("partition", "gate2", "control");
         try {
@@ -266,6 +273,17 @@ class PostgresCellIT {
     static HttpResponse<String> onGate(String gate, Person person) throws Exception {
         return cell.send(cell.request(gate, cell.appHost(APP), "/").header("Authorization", "Bearer " + person.token())
                 .timeout(Duration.ofSeconds(60)).GET().build());
+    }
+
+    /** Whether the control plane holds an open connection to {@code gate}'s internal listener (seen from its own namespace). */
+    static boolean controlConnectedTo(String gate) throws Exception {
+        String net = Files.readString(cell.var().resolve("hosts.net")).trim();
+        Process ss = new ProcessBuilder("ip", "netns", "exec", "qaldy-" + net + "-control", "ss", "-Htn", "state", "established",
+                "dport", "=", ":" + cell.port(gate + Cell.INTERNAL)).redirectErrorStream(true).start();
+        String out = new String(ss.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(ss.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(ss.exitValue()).as(out).isZero();
+        return !out.isBlank();
     }
 
     /** What {@code component}'s log got after byte {@code from}. */

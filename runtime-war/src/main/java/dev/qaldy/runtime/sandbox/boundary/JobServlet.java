@@ -42,7 +42,8 @@ import java.util.regex.Pattern;
  * "error"}}. Only the control plane may call it: the service token, {@code X-Qaldy-Run} and the
  * literal raw path are required, and a request the gate forwarded (it always names the person in
  * {@code X-Qaldy-Person-Email}, and never passes a client's {@code X-Qaldy-*} headers or
- * {@code /.qaldy/} paths) is answered 404 like any unknown path.
+ * {@code /.qaldy/} paths) is answered 404 like any unknown path. Every answer closes its connection
+ * ({@code Connection: close}): one run, one connection.
  */
 @WebServlet(name = "jobs", urlPatterns = "/.qaldy/jobs/*")
 public class JobServlet extends CodeServlet {
@@ -63,6 +64,11 @@ public class JobServlet extends CodeServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        // A job is a POST that must run at most once: each comes on a connection of its own, so the dispatcher's
+        // failed connect proves a run was not delivered (it waits in the queue), where a request written into a
+        // kept-alive connection behind a partition could only be given up as in doubt (issue 19: the drill's cut
+        // pass on Open Liberty failed a tick's run so).
+        response.setHeader("Connection", "close");
         try {
             credentials.requireReady();
             if (!ServiceRefusal.admitted(credentials.check(request.getHeader(ServiceDirection.HEADER), ServiceDirection.CONTROL_TO_RUNTIME),

@@ -59,6 +59,7 @@ class JobServletTest {
         host.jobs.service(FakeHttp.request("POST", "/.qaldy/jobs/" + job, Map.of("X-Qaldy-Service-Token", TestCredentials.FROM_CONTROL,
                 "X-Qaldy-Run", "7", "X-Qaldy-App", "guestbook", "X-Qaldy-Data-Grant", TestCredentials.grant("guestbook")), body.getBytes(StandardCharsets.UTF_8)), response.servlet);
         assertThat(response.status).as(response.text()).isEqualTo(200);
+        assertThat(response.headers.get("connection")).as("one run, one connection").containsExactly("close");
         return Json.createReader(new StringReader(response.text())).readObject();
     }
 

@@ -4,6 +4,7 @@ import dev.qaldy.contract.keys.ServiceDirection;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -98,9 +99,18 @@ public final class CellPush {
                 });
     }
 
-    /** True when {@code failure} is a refused connection (nothing listens), not a timeout or a reset. */
+    /**
+     * True when {@code failure} is a refused connection (nothing listens), not a timeout or a reset.
+     * A connection attempt that timed out is no refusal: the JDK's {@link HttpConnectTimeoutException}
+     * carries a {@link ConnectException} as its cause, and a gate behind a partition looks just so
+     * (bench/fanout: the API took such a gate for stopped, did not wait for it, and it served a
+     * revoked person from its fresh copy for seconds after the API answered).
+     */
     static boolean refused(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof HttpConnectTimeoutException) {
+                return false;
+            }
             if (t instanceof ConnectException) {
                 return true;
             }
