@@ -181,10 +181,13 @@ class PostgresCellIT {
         ownerWithApp();
         Person viewer = Person.signUp(cell, "viewer@example.com");
         Person newcomer = Person.signUp(cell, "newcomer@example.com");
+        Person leaver = Person.signUp(cell, "leaver@example.com");
         assertThat(owner.api("POST", "/apps/" + APP + "/shares", "{\"email\":\"viewer@example.com\"}").statusCode()).isEqualTo(201);
+        assertThat(owner.api("POST", "/apps/" + APP + "/shares", "{\"email\":\"leaver@example.com\"}").statusCode()).isEqualTo(201);
         for (String gate : List.of("gate", "gate2")) {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> onGate(gate, viewer).statusCode() == 200 && onGate(gate, owner).statusCode() == 200);
+                    .until(() -> onGate(gate, viewer).statusCode() == 200 && onGate(gate, owner).statusCode() == 200
+                            && onGate(gate, leaver).statusCode() == 200);
         }
         // The usual case (bench/fanout): the control plane's connection to gate2 closed as idle (30 s), so its
         // push must connect, and the connection attempt times out behind the partition. Before, the API took that
@@ -199,6 +202,9 @@ class PostgresCellIT {
             assertThat(cell.qaldy("status")).contains("gate2 -/-> control").contains("control -/-> gate2");
             HttpResponse<String> revoked = owner.api("DELETE", "/apps/" + APP + "/shares/viewer@example.com", null);
             assertThat(revoked.statusCode()).as("the API answers the revocation (gate2 not reached)").isEqualTo(204);
+            // A sign-out whose push cannot reach gate2: the API answers it anyway (the gate that reaches it refuses at once).
+            assertThat(leaver.api("DELETE", "/sessions/current", null).statusCode()).isEqualTo(204);
+            assertThat(onGate("gate", leaver).statusCode()).as("signed out: no session on the gate the API reaches").isEqualTo(401);
             long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (System.nanoTime() < until) {
                 assertThat(onGate("gate2", viewer).statusCode()).as("gate2 missed the revocation: never 200").isNotEqualTo(200);
@@ -216,6 +222,11 @@ class PostgresCellIT {
         }
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                 .until(() -> onGate("gate2", viewer).statusCode() == 403 && onGate("gate2", owner).statusCode() == 200);
+        // The sign-out gate2 missed is read again once the control plane answers it (before: its token opened the app
+        // on gate2 until gate2 restarted or the token expired, 12 h).
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> onGate("gate2", leaver).statusCode() == 401);
+        assertThat(logSince("gate2", gate2LogFrom)).contains("sign-outs had not reached this gate by push");
     }
 
     @Test

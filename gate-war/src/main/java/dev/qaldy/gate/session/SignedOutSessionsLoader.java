@@ -1,5 +1,6 @@
 package dev.qaldy.gate.session;
 
+import dev.qaldy.gate.platform.ControlPlaneHealth;
 import dev.qaldy.gate.platform.InternalFeed;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -27,7 +28,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * Loads the sign-outs made before this gate started into {@link SignedOutSessions}, so a restart
  * does not reopen apps to tokens signed out earlier: {@code GET /api/v1/internal/signed-out-sessions},
  * {@value #PAGE} a page, retried every {@code qaldy.gate.signed-out-load-retry} until it succeeds
- * once (pushes keep the list current after that).
+ * once. Pushes keep the list current after that; a push that did not reach this gate (a partition:
+ * the control plane logs it and answers the sign-out anyway) is made up by reading the list again
+ * whenever the control plane answers this gate again after failing, and every
+ * {@code qaldy.gate.signed-out-refresh} (a push lost while the gate still reached the API): before,
+ * such a token opened apps on this gate until it restarted or the token expired (issue 19).
  */
 @ApplicationScoped
 public class SignedOutSessionsLoader {
@@ -60,12 +65,21 @@ public class SignedOutSessionsLoader {
     @ConfigProperty(name = "qaldy.gate.signed-out-load-start-wait", defaultValue = "PT2S")
     Duration startWait;
 
+    /** How often the whole list is read again once loaded, for pushes that never arrived. */
+    @Inject
+    @ConfigProperty(name = "qaldy.gate.signed-out-refresh", defaultValue = "PT1M")
+    Duration refresh;
+
+    @Inject
+    ControlPlaneHealth controlPlane;
+
     /** The gate's access timeout, ms. */
     @Inject
     @ConfigProperty(name = "qaldy.gate.access-timeout-ms", defaultValue = "1000")
     long requestWaitMillis;
 
     private ScheduledFuture<?> attempts;
+    private ScheduledFuture<?> refreshes;
     private final Object requestAttemptLock = new Object();
     private Future<?> requestAttempt;
     private boolean failedBefore;
@@ -90,13 +104,54 @@ public class SignedOutSessionsLoader {
         if (list.loaded()) {
             stop();
         }
+        long every = Math.max(1_000, refresh.toMillis());
+        refreshes = scheduler.scheduleWithFixedDelay(this::refresh, every, every, TimeUnit.MILLISECONDS);
+        Runnable refreshNow = this::refresh;
+        controlPlane.view().onUp(() -> scheduler.execute(refreshNow)); // after a failure pushes may have been lost
     }
 
     @PreDestroy
+    void shutdown() {
+        stop();
+        if (refreshes != null) {
+            refreshes.cancel(false);
+        }
+    }
+
+    /** Stops the load's retries (the refreshes go on). */
     void stop() {
         if (attempts != null) {
             attempts.cancel(false);
         }
+    }
+
+    /** Once loaded: reads the whole list again, for sign-outs whose push never reached this gate. */
+    void refresh() {
+        if (!controlPlane.view().failing()) {
+            refresh(this::page);
+        }
+    }
+
+    /** @return how many sign-outs the list lacked (0 when not loaded yet or the read failed) */
+    synchronized long refresh(SignOutMarks.Pages pages) {
+        if (!list.loaded()) {
+            return 0;
+        }
+        long before = list.size();
+        try {
+            SignOutMarks.readAll(pages, list);
+            long missed = Math.max(0, list.size() - before);
+            if (missed > 0) {
+                log.log(Level.WARNING, "gate: {0} sign-outs had not reached this gate by push (read again from the control plane); "
+                        + "their sessions are refused from now on", missed);
+            }
+            return missed;
+        } catch (IOException | RuntimeException e) {
+            log.log(Level.FINE, "gate: reading the sign-outs again failed: {0}", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
     }
 
     /**

@@ -49,6 +49,20 @@ class SignedOutSessionsLoaderTest {
     }
 
     @Test
+    void aSignOutWhosePushNeverArrivedIsReadAgainOnceLoaded() {
+        assertThat(loader.refresh(after -> SignOutMarksTest.page(1, false, "missed", T0.plusSeconds(600)))).as("not loaded yet: no refresh")
+                .isZero();
+        assertThat(loader.load(after -> SignOutMarksTest.page(1, false, "known", T0.plusSeconds(600)))).isTrue();
+        assertThat(list.contains("missed")).isFalse();
+
+        assertThat(loader.refresh(after -> SignOutMarksTest.page(2, false, "known", T0.plusSeconds(600), "missed", T0.plusSeconds(900))))
+                .isEqualTo(1);
+        assertThat(list.contains("missed")).as("the push that was lost in a partition is made up").isTrue();
+        assertThat(loader.refresh(after -> { throw new IOException("timed out"); })).as("a failed read changes nothing").isZero();
+        assertThat(list.contains("known")).isTrue();
+    }
+
+    @Test
     void aHalfReadListIsNotLoaded() {
         assertThat(loader.load(after -> {
             if (after == 0) {

@@ -13,7 +13,8 @@ import jakarta.json.Json;
  * committed and before the API answers it (gates verify tokens locally, so without this a
  * signed-out token would open apps until its expiry, up to 12 h). Each gate receives
  * {@code POST /.qaldy/internal/signed-out-sessions} {@code {"tokenId":"…","expiresAt":<epoch ms>}}
- * through {@link CellBroadcast}. A gate that cannot be reached is logged; it learns nothing later
+ * through {@link CellBroadcast}. A gate that cannot be reached is logged; it reads the whole list
+ * again once the control plane answers it after failing, and every {@code qaldy.gate.signed-out-refresh}
  * (see docs/cell-contract.md).
  */
 @ApplicationScoped
