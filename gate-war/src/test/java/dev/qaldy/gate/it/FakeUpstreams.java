@@ -90,6 +90,8 @@ final class FakeUpstreams {
     private final Map<Long, CapState> capStates = new ConcurrentHashMap<>();
     private final CellSigningKey cellKey;
     final Queue<Seen> atRuntime = new ConcurrentLinkedQueue<>();
+    /** The gate's questions to its runtime host about the control plane (issue 19's witness), apart from app traffic. */
+    final Queue<Seen> witnessAsked = new ConcurrentLinkedQueue<>();
     private final String serviceToken;
     private final String runtimeToken;
     private final String annToken;
@@ -381,6 +383,12 @@ final class FakeUpstreams {
     }
 
     private void runtime(HttpExchange ex) throws IOException {
+        if (ex.getRequestURI().getPath().equals(dev.qaldy.contract.health.ControlPlaneWitness.PATH)) {
+            // The gate's question to its witness, not app traffic: this runtime host never heard the (fake) control plane.
+            record(ex, witnessAsked);
+            json(ex, 200, "{\"state\":\"FAILING\",\"answeredMsAgo\":-1}");
+            return;
+        }
         Seen seen = record(ex, atRuntime);
         if (!runtimeToken.equals(ex.getRequestHeaders().getFirst("X-Qaldy-Service-Token"))) {
             json(ex, 401, "{\"status\":401}");
