@@ -178,7 +178,11 @@ class LibertyCellIT {
      * requests waiting on the control plane), so waiting requests pile up in the gate twelve at a
      * time, while the owner opens the guestbook every 250 ms: past the hang's first seconds (the
      * gate learning of it), each answer is the copy, within the soak's hang wait (1 s). Before the
-     * change, the person waited 3.7 to 4.2 s at a pile.
+     * change, the person waited 3.7 to 4.2 s at a pile. Since issue 19 the gate makes no API call
+     * while its view of the control plane says failing (the API's ping answers 503 with its database
+     * hung) and gives up those waiting when it turns failing, so the callers get 503 (the first
+     * wave given up when the view turned failing, 1.4 s into the hang in the clean-clone run of
+     * 62c7e25) and nothing piles up at all.
      */
     @Test
     @Order(7)
@@ -241,7 +245,10 @@ class LibertyCellIT {
         }
         assertThat(slow).as("answers from the copy later than the hang wait, or not from the copy").isEmpty();
         assertThat(served).isGreaterThan(50);
-        assertThat(waited.get()).as("the console's calls really waited on the hung database: %s", calls).isGreaterThanOrEqualTo(waiters);
+        assertThat(calls).as("the console's calls are answered, none given up after 5 s: %s", calls).isNotEmpty()
+                .allMatch(c -> c.startsWith("503 ") || c.startsWith("200 "));
+        assertThat(waited.get()).as("past the view's decision no API call waits on the hung database: %s", calls)
+                .isLessThanOrEqualTo(waiters);
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
                 .until(() -> owner.api("GET", "/apps", null).statusCode() == 200);
     }
