@@ -67,14 +67,7 @@ public final class ScheduleCheck {
                     + "); the drill's outage was too short", -1, false, null);
         }
         try {
-            Instant deadline = Instant.now().plus(wait);
-            JsonObject caughtUp = null;
-            while (caughtUp == null && Instant.now().isBefore(deadline)) {
-                caughtUp = catchUps(returned).stream().filter(r -> r.getString("state", "").equals("succeeded")).findFirst().orElse(null);
-                if (caughtUp == null) {
-                    Cast.pause(Duration.ofSeconds(1));
-                }
-            }
+            JsonObject caughtUp = firstSucceeded(() -> catchUps(returned), wait);
             long ms = Duration.between(returned, Instant.now()).toMillis();
             Cast.pause(settle);
             int catchUps = catchUps(returned).size();
@@ -109,14 +102,7 @@ public final class ScheduleCheck {
                     + "); the drill's cut was too short", -1, false, null);
         }
         try {
-            Instant deadline = Instant.now().plus(wait);
-            JsonObject ran = null;
-            while (ran == null && Instant.now().isBefore(deadline)) {
-                ran = inside(cut, healing).stream().filter(r -> r.getString("state", "").equals("succeeded")).findFirst().orElse(null);
-                if (ran == null) {
-                    Cast.pause(Duration.ofSeconds(1));
-                }
-            }
+            JsonObject ran = firstSucceeded(() -> inside(cut, healing), wait);
             long ms = Duration.between(healed, Instant.now()).toMillis();
             Cast.pause(settle);
             List<JsonObject> inside = inside(cut, healing);
@@ -132,6 +118,18 @@ public final class ScheduleCheck {
                     ran != null && inside.size() == ticks && succeeded == ticks && catchUps == 0, null);
         } catch (RuntimeException e) {
             return Check.broken(SeedRow.SCHEDULES, Check.AFTER, WHO, expected, e);
+        }
+    }
+
+    /** The first succeeded run among {@code runs}, asked every second for up to {@code wait}; null when none. */
+    private static JsonObject firstSucceeded(java.util.function.Supplier<List<JsonObject>> runs, Duration wait) {
+        Instant deadline = Instant.now().plus(wait);
+        while (true) {
+            JsonObject done = runs.get().stream().filter(r -> r.getString("state", "").equals("succeeded")).findFirst().orElse(null);
+            if (done != null || !Instant.now().isBefore(deadline)) {
+                return done;
+            }
+            Cast.pause(Duration.ofSeconds(1));
         }
     }
 
