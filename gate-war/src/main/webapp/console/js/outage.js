@@ -246,7 +246,8 @@ function bannerMessage(since) {
   return [
     h('strong', {}, 'The control plane has not answered since ',
       h('time', { datetime: since.toISOString() }, sinceText(since)), '.'),
-    ' Apps people already opened keep working. Signing in, builds and changes wait until it is back.',
+    ' Apps people already opened keep working. Webhook deliveries are checked and queued at the gate, and run once it is back.',
+    ' Signing in, builds and changes wait until it is back.',
   ];
 }
 

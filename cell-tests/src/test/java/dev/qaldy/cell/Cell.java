@@ -134,6 +134,11 @@ public final class Cell implements AutoCloseable {
         return start(new Cell(name, extraEnv, false), "up", "--server", server);
     }
 
+    /** As {@link #up(String, Map, boolean)} on {@code server} ("payara" or "liberty"). */
+    public static Cell up(String name, Map<String, String> extraEnv, boolean twoGates, String server) throws Exception {
+        return start(new Cell(name, extraEnv, twoGates), "up", "--server", server);
+    }
+
     /**
      * As {@link #up(String, Map)}, with a second control plane ("control2", {@code QALDY_PORT_CONTROL2})
      * on the same database, which runs the API and the scheduler too. It is not started by

@@ -10,7 +10,8 @@ import { navigate, flash } from '../router.js';
 import { openApp, openFailure } from './open.js';
 import { LIST_WAITS, explain, waitingNote, whenBack } from '../outage.js';
 import { asOf, keep, keptList, markAsOf } from '../kept.js';
-import { hooksSection, schedulesSection } from './jobs.js';
+import { schedulesSection } from './jobs.js';
+import { hooksSection } from './hooks.js';
 import { shieldSection } from './shield.js';
 
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;

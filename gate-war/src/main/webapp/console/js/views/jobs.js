@@ -1,7 +1,6 @@
 // An app's jobs, for its owner: schedules (cron, time zone, job handler) with the runs of its
-// jobs, and webhooks (the secret is shown once, when a hook is created, with a copy button). The
-// job is chosen from the ones the live version registers. Sections of the app page's Jobs and
-// Webhooks tabs.
+// jobs. The job is chosen from the ones the live version registers. The app page's Jobs tab; the
+// form parts here serve the Webhooks tab too (hooks.js).
 
 import { api, seg } from '../api.js';
 import { h, loading, messageLine, replace, say, setDisabled, timeElement, whileBusy } from '../dom.js';
@@ -21,7 +20,8 @@ const STATE_CLASS = {
   failed: 'failed',
 };
 
-function field(id, label, hint, attrs) {
+/** A text field with its label and hint: {input, el}. */
+export function field(id, label, hint, attrs) {
   const input = h('input', { id, name: id, type: 'text', autocomplete: 'off', spellcheck: 'false', 'data-change': true, ...attrs });
   return {
     input,
@@ -40,7 +40,7 @@ function field(id, label, hint, attrs) {
  * ('no-jobs'); a text field when they are not known (the builder could not read them: the API then
  * accepts any name, with a note). The button waits ('no-jobs') while the jobs load.
  */
-function jobPicker(ctx, { id, label, hint, name, liveVersion, submit }) {
+export function jobPicker(ctx, { id, label, hint, name, liveVersion, submit }) {
   const slot = h('div', { class: 'field', id: `${id}-field` });
   let control = null;
   setDisabled(submit, 'no-jobs', true);
@@ -106,7 +106,7 @@ function jobPicker(ctx, { id, label, hint, name, liveVersion, submit }) {
 }
 
 /** Copies `text` to the clipboard; when the browser refuses, selects `shown` so that Ctrl+C does it. */
-async function copyText(text, shown) {
+export async function copyText(text, shown) {
   try {
     await navigator.clipboard.writeText(text);
     return true;
@@ -124,7 +124,8 @@ async function copyText(text, shown) {
   }
 }
 
-async function loadInto(ctx, listState, path, render, what) {
+/** GETs `path` and renders it; while the control plane does not answer, a note in `listState` and again when it is back. */
+export async function loadInto(ctx, listState, path, render, what) {
   let items;
   try {
     items = await api('GET', path, undefined, { signal: ctx.signal });
@@ -262,171 +263,4 @@ export function schedulesSection(ctx, name, liveVersion) {
     h('h3', { class: 'subhead' }, 'Recent runs'),
     runState,
     runList);
-}
-
-/** The Webhooks tab; `liveVersion` is the app's live version, or null. */
-export function hooksSection(ctx, name, liveVersion) {
-  const base = `/apps/${seg(name)}`;
-  const line = messageLine('hooks-msg');
-  const list = h('ul', { id: 'hook-list', class: 'share-list' });
-  const listState = h('div', {}, loading('Loading webhooks…'));
-  const secretBox = h('div', { id: 'hook-secret', class: 'stack', hidden: true });
-
-  const hookName = field('hook-name', 'Name', 'Lower-case letters, digits and “-”; it is part of the webhook’s address.', { placeholder: 'deploy', required: true });
-  const create = h('button', { type: 'submit', id: 'hook-create', class: 'primary', 'data-change': true }, 'Create webhook');
-  const job = jobPicker(ctx, { id: 'hook-job', label: 'Job', hint: 'The app.job(…) that each delivery runs.', name, liveVersion, submit: create });
-  const form = h('form', { class: 'stack', novalidate: true, 'aria-label': 'Create a webhook' },
-    hookName.el, job.el, h('div', { class: 'actions' }, create));
-
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const body = { name: hookName.input.value.trim(), job: job.value() };
-    if (!body.name || !body.job) {
-      say(line, 'error', 'Enter a name and the name of a job handler.');
-      return;
-    }
-    say(line, 'info', '');
-    whileBusy(create, 'Creating…', async () => {
-      let hook;
-      try {
-        hook = await api('POST', `${base}/hooks`, body, { signal: ctx.signal });
-      } catch (error) {
-        if (ctx.signal.aborted || error.handled) return;
-        say(line, 'error', `Could not create the webhook. ${explain(error)}`);
-        return;
-      }
-      hookName.input.value = '';
-      job.clear();
-      const secret = String(hook.secret);
-      const secretCode = h('code', { class: 'break', id: 'hook-secret-value' }, secret);
-      const copyLine = messageLine('hook-secret-copy-msg');
-      // Not data-change: copying changes nothing, so it stays usable during an outage.
-      const copy = h('button', { type: 'button', id: 'hook-secret-copy', class: 'small' }, 'Copy secret');
-      copy.addEventListener('click', async () => {
-        const copied = await copyText(secret, secretCode);
-        say(copyLine, copied ? 'success' : 'info', copied
-          ? 'Copied the secret. Paste it where the sender keeps its secrets.'
-          : 'The browser did not let the console copy it; the secret is selected, so press Ctrl+C (⌘C on a Mac).');
-      });
-      replace(secretBox,
-        h('p', { class: 'msg success' }, `Created “${hook.name}”. Copy its secret now: it is not shown again.`),
-        hook.note ? h('p', { class: 'hint' }, `Note: ${hook.note}.`) : null,
-        h('dl', { class: 'facts' },
-          h('dt', {}, 'Address'), h('dd', {}, h('code', { class: 'break' }, String(hook.url))),
-          h('dt', {}, 'Secret'), h('dd', {}, secretCode, ' ', copy)),
-        copyLine,
-        h('p', { class: 'hint' }, 'Senders POST to the address with the header Qaldy-Signature: t=<unix seconds>,v1=<hex of ' +
-          'HMAC-SHA256 of "<t>.<raw body>" with this secret>, signed when sent (a timestamp more than 5 minutes off is ' +
-          'refused), and an Idempotency-Key to make retries safe.'));
-      secretBox.hidden = false;
-      loadHooks();
-    });
-  });
-
-  function hookItem(hk) {
-    const hookPath = `${base}/hooks/${seg(hk.name)}`;
-    const deliveries = h('ul', { class: 'delivery-list', 'data-deliveries': String(hk.name) });
-    const deliveriesState = h('div', {});
-    const testLine = messageLine(null);
-    testLine.dataset.testMsg = String(hk.name);
-    const test = h('button', { type: 'button', class: 'small', 'data-change': true, 'data-test-hook': String(hk.name),
-      'aria-label': `Send a test delivery to the webhook ${hk.name}` }, 'Send a test delivery');
-
-    const deliveryItem = (d) => h('li', { class: 'delivery-item', 'data-delivery': String(d.deliveryId), 'data-test': d.test ? 'true' : 'false' },
-      timeElement(d.receivedAt), ' · ', d.test ? h('strong', {}, 'Test delivery') : 'Delivery',
-      ` · ${d.bodyBytes} bytes · `,
-      d.runId == null ? 'no run' : `run ${d.runId}${d.runState ? ` ${d.runState}` : ''}`);
-
-    async function loadDeliveries() {
-      let items;
-      try {
-        items = await api('GET', `${hookPath}/deliveries?limit=10`, undefined, { signal: ctx.signal });
-      } catch (error) {
-        if (ctx.signal.aborted || error.handled) return;
-        if (error.notAnswering) {
-          replace(deliveriesState, waitingNote(LIST_WAITS, null));
-          whenBack(loadDeliveries, ctx.signal);
-          return;
-        }
-        replace(deliveriesState, h('p', { class: 'msg error', role: 'alert' }, `Could not load the deliveries. ${error.message}`));
-        return;
-      }
-      if (ctx.signal.aborted) return;
-      const list = Array.isArray(items) ? items : [];
-      replace(deliveries, list.map(deliveryItem));
-      replace(deliveriesState, list.length ? [] : h('p', { class: 'empty' }, 'No deliveries yet. Send a test delivery to see one arrive.'));
-    }
-
-    // A delivery's run finishes a moment after it is recorded: look again a few times, then stop.
-    let refreshes = 0;
-    let refreshTimer = null;
-    const refreshSoon = () => {
-      clearTimeout(refreshTimer);
-      refreshes = 0;
-      const again = async () => {
-        if (ctx.signal.aborted) return;
-        await loadDeliveries();
-        refreshes += 1;
-        const pending = [...deliveries.querySelectorAll('[data-delivery]')].some((li) => /run \d+ (queued|running|waiting-for-cap)$/.test(li.textContent));
-        if (pending && refreshes < 40) refreshTimer = setTimeout(again, 1500); // a minute at most
-      };
-      again();
-    };
-    ctx.signal.addEventListener('abort', () => clearTimeout(refreshTimer));
-
-    test.addEventListener('click', () => whileBusy(test, 'Sending…', async () => {
-      say(testLine, 'info', '');
-      try {
-        await api('POST', `${hookPath}/test`, undefined, { signal: ctx.signal });
-      } catch (error) {
-        if (ctx.signal.aborted || error.handled) return;
-        say(testLine, 'error', `Could not send a test delivery. ${explain(error)}`);
-        return;
-      }
-      say(testLine, 'success', `Sent a test delivery to “${hk.name}”, signed with its secret: it runs ${hk.job} and shows below.`);
-      refreshSoon();
-    }));
-
-    const remove = h('button', { type: 'button', class: 'small danger-quiet', 'data-change': true, 'data-hook': String(hk.name),
-      'aria-label': `Delete the webhook ${hk.name}` }, 'Delete');
-    remove.addEventListener('click', () => whileBusy(remove, 'Deleting…', async () => {
-      try {
-        await api('DELETE', `${base}/hooks/${seg(hk.name)}`, undefined, { signal: ctx.signal });
-      } catch (error) {
-        if (ctx.signal.aborted || error.handled) return;
-        say(line, 'error', `Could not delete the webhook. ${explain(error)}`);
-        return;
-      }
-      say(line, 'success', `Deleted “${hk.name}”; deliveries to it now get 404.`);
-      loadHooks();
-    }));
-    loadDeliveries();
-    return h('li', { class: 'hook-item', 'data-hook-name': String(hk.name) },
-      h('div', { class: 'share-item' },
-        h('span', { class: 'break' }, h('strong', {}, String(hk.name)), ' runs ', h('code', {}, String(hk.job)),
-          h('br'), h('small', {}, h('code', {}, String(hk.url)))),
-        h('span', { class: 'input-row' }, test, remove)),
-      testLine,
-      h('details', { class: 'log-details', open: true }, h('summary', {}, 'Latest deliveries'), deliveriesState, deliveries));
-  }
-
-  function loadHooks() {
-    return loadInto(ctx, listState, `${base}/hooks`, (hooks) => {
-      const items = Array.isArray(hooks) ? hooks : [];
-      replace(list, items.map(hookItem));
-      if (items.length) listState.replaceChildren();
-      else replace(listState, h('p', { class: 'empty', id: 'hooks-empty' }, 'No webhooks yet.'));
-    }, 'webhooks');
-  }
-  loadHooks();
-
-  return h('section', { class: 'card', 'aria-labelledby': 'hooks-title' },
-    h('h2', { id: 'hooks-title' }, 'Webhooks'),
-    h('p', { class: 'hint' }, 'Each signed delivery runs a job. While the control plane is down, senders get 503 with Retry-After and should retry.'),
-    form,
-    line,
-    secretBox,
-    h('h3', { class: 'subhead' }, 'This app’s webhooks'),
-    listState,
-    list);
 }

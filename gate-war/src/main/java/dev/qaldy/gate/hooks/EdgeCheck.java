@@ -33,7 +33,7 @@ public final class EdgeCheck {
         if (hook.isEmpty()) {
             return new Decision(Outcome.UNKNOWN, null);
         }
-        HookSignature.Verdict verdict = HookSignature.check(hook.get().secrets(), body, signature, now, tolerance);
+        HookSignature.Verdict verdict = HookSignature.check(hook.get().secretsAt(now.toEpochMilli()), body, signature, now, tolerance);
         return new Decision(verdict == HookSignature.Verdict.VALID ? Outcome.QUEUE : Outcome.REFUSE, verdict);
     }
 }

@@ -6,21 +6,30 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.h2.mvstore.MVMap;
-import org.h2.mvstore.MVStore;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
 
 /**
- * The gate's durable queue of checked webhook deliveries (issue 17), in one H2 MVStore file
- * ({@code webhook-queue.mv.db}, the gate's user only). An append is committed and forced to disk
- * ({@code fsync}) before it returns, so a 202 is never lost to a crash; MVStore checks each chunk
- * when it opens the file, so a chunk torn by a crash is dropped with what it held (none of it was
- * answered 202). Keys are the order of receipt; the hand-over goes through them in that order.
+ * The gate's durable queue of checked webhook deliveries (issue 17), in one SQLite database
+ * ({@code webhook-queue.db}, the gate's user only; write-ahead log, {@code synchronous=FULL}). An
+ * append is one transaction, committed and forced to disk ({@code fsync} of the log) before it
+ * returns, so a 202 is never lost to a crash; a transaction torn by a crash is rolled back when the
+ * file opens (none of it was answered 202). Positions are the order of receipt; the hand-over goes
+ * through them in that order. (H2's MVStore held it first: after a kill, a later clean stop left a
+ * file it could not open again, "Double mark": in EdgeWebhooksIT's cell, and at once in {@code EdgeQueueTest}'s crash images.)
  * Bounded per app and per cell in count and bytes ({@link Limits}). The same delivery queued twice
  * (the same {@code Idempotency-Key}, or the same {@code t} and body) is answered with the first's id.
  */
@@ -53,6 +62,15 @@ public final class EdgeQueue implements AutoCloseable {
     public record KeyConflict() implements Appended {
     }
 
+    /**
+     * What waits for one hook.
+     *
+     * @param count          deliveries queued, not handed over yet
+     * @param oldestReceived when the first of them reached this gate
+     */
+    public record Waiting(String hook, int count, Instant oldestReceived) {
+    }
+
     /** A queued delivery with its place. */
     public record Entry(long position, QueuedDelivery delivery) {
     }
@@ -60,44 +78,67 @@ public final class EdgeQueue implements AutoCloseable {
     private record Indexed(String deliveryId, String bodySha256) {
     }
 
-    static final String FILE = "webhook-queue.mv.db";
+    static final String FILE = "webhook-queue.db";
+    /** The MVStore file of gates before 2026-12-05, read once into the database and set aside. */
+    static final String OLD_FILE = "webhook-queue.mv.db";
     private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
-    private final MVStore store;
-    private final MVMap<Long, byte[]> deliveries;
+    private final Connection db;
     private final Limits limits;
     private final Logger log;
     private final Map<String, long[]> perApp = new HashMap<>();
     private final Map<String, Indexed> byKey = new HashMap<>();
     private final Map<String, String> bySignature = new HashMap<>();
-    private final Map<Long, QueuedDelivery> held = new HashMap<>();
+    private final TreeMap<Long, QueuedDelivery> held = new TreeMap<>();
     private long count;
     private long bytes;
 
-    /** Opens (or makes) the queue in {@code dir}; records it cannot read are dropped with a warning. */
+    /**
+     * Opens (or makes) the queue in {@code dir}; records it cannot read are dropped with a warning.
+     *
+     * @throws IOException when the database cannot be opened or read
+     */
     public EdgeQueue(Path dir, Limits limits, Logger log) throws IOException {
         this.limits = limits;
         this.log = log;
-        Path file = dir.resolve(FILE);
         ownerOnly(dir);
-        store = new MVStore.Builder().fileName(file.toString()).autoCommitDisabled().open();
-        if (POSIX) {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------")); // its folder is the owner's only already
+        Path file = dir.resolve(FILE);
+        if (POSIX && !Files.exists(file)) {
+            // SQLite gives its -wal and -shm files the database file's mode: made owner-only before it opens it.
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         }
-        deliveries = store.openMap("deliveries");
-        List<Long> unreadable = new ArrayList<>();
-        for (Map.Entry<Long, byte[]> e : deliveries.entrySet()) {
-            try {
-                index(e.getKey(), QueuedDelivery.decode(e.getValue()));
-            } catch (IOException | RuntimeException bad) {
-                unreadable.add(e.getKey());
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL); // each commit fsyncs the log before it returns
+        config.setBusyTimeout(2_000);
+        SQLiteDataSource source = new SQLiteDataSource(config);
+        source.setUrl("jdbc:sqlite:" + file);
+        try {
+            db = source.getConnection();
+            try (Statement s = db.createStatement()) {
+                s.execute("CREATE TABLE IF NOT EXISTS DELIVERIES (POSITION INTEGER PRIMARY KEY AUTOINCREMENT, RECORD BLOB NOT NULL)");
             }
+            List<Long> unreadable = new ArrayList<>();
+            try (Statement s = db.createStatement(); ResultSet rows = s.executeQuery("SELECT POSITION, RECORD FROM DELIVERIES ORDER BY POSITION")) {
+                while (rows.next()) {
+                    try {
+                        index(rows.getLong(1), QueuedDelivery.decode(rows.getBytes(2)));
+                    } catch (IOException | RuntimeException bad) {
+                        unreadable.add(rows.getLong(1));
+                    }
+                }
+            }
+            for (long position : unreadable) {
+                delete(position);
+            }
+            if (!unreadable.isEmpty()) {
+                log.log(Level.WARNING, "gate: webhook queue: {0} records that are not whole deliveries were dropped", unreadable.size());
+            }
+        } catch (SQLException e) {
+            close();
+            throw new IOException("the webhook queue " + file + " cannot be opened: " + e.getMessage(), e);
         }
-        if (!unreadable.isEmpty()) {
-            unreadable.forEach(deliveries::remove);
-            durable();
-            log.log(Level.WARNING, "gate: webhook queue: {0} records that are not whole deliveries were dropped", unreadable.size());
-        }
+        OldQueueFile.moveInto(dir.resolve(OLD_FILE), this, log);
     }
 
     /** Queued (committed and forced to disk), found queued before, or refused. */
@@ -121,10 +162,17 @@ public final class EdgeQueue implements AutoCloseable {
         if (count + 1 > limits.cellCount() || bytes + size > limits.cellBytes()) {
             return new Full("the queue holds as many deliveries as it may");
         }
-        Long last = deliveries.lastKey();
-        long position = last == null ? 1 : last + 1;
-        deliveries.put(position, delivery.encode());
-        durable();
+        long position;
+        try (PreparedStatement insert = db.prepareStatement("INSERT INTO DELIVERIES (RECORD) VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
+            insert.setBytes(1, delivery.encode());
+            insert.executeUpdate();
+            try (ResultSet key = insert.getGeneratedKeys()) {
+                key.next();
+                position = key.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("the webhook queue cannot be written: " + e.getMessage(), e);
+        }
         index(position, delivery);
         return new Queued(delivery.deliveryId(), false);
     }
@@ -132,11 +180,11 @@ public final class EdgeQueue implements AutoCloseable {
     /** Up to {@code max} queued deliveries, oldest first. */
     public synchronized List<Entry> head(int max) {
         List<Entry> out = new ArrayList<>();
-        for (Long position : deliveries.keySet()) {
+        for (Map.Entry<Long, QueuedDelivery> e : held.entrySet()) {
             if (out.size() >= max) {
                 break;
             }
-            out.add(new Entry(position, held.get(position)));
+            out.add(new Entry(e.getKey(), e.getValue()));
         }
         return out;
     }
@@ -147,8 +195,12 @@ public final class EdgeQueue implements AutoCloseable {
         if (delivery == null) {
             return;
         }
-        deliveries.remove(position);
-        durable();
+        try {
+            delete(position);
+        } catch (SQLException e) {
+            held.put(position, delivery);
+            throw new IllegalStateException("the webhook queue cannot be written: " + e.getMessage(), e);
+        }
         long[] app = perApp.get(delivery.app());
         app[0]--;
         app[1] -= delivery.size();
@@ -166,18 +218,38 @@ public final class EdgeQueue implements AutoCloseable {
         return held.values().stream().anyMatch(d -> d.app().equals(app) && d.hook().equals(hook));
     }
 
+    /** What waits for each hook of {@code app}, by hook name. */
+    public synchronized List<Waiting> waiting(String app) {
+        Map<String, Waiting> byHook = new TreeMap<>();
+        for (QueuedDelivery d : held.values()) {
+            if (d.app().equals(app)) {
+                byHook.merge(d.hook(), new Waiting(d.hook(), 1, d.receivedAt()), (a, b) -> new Waiting(a.hook(), a.count() + 1,
+                        a.oldestReceived().isBefore(b.oldestReceived()) ? a.oldestReceived() : b.oldestReceived()));
+            }
+        }
+        return List.copyOf(byHook.values());
+    }
+
     public synchronized long count() {
         return count;
     }
 
     @Override
     public synchronized void close() {
-        store.close();
+        try {
+            if (db != null) {
+                db.close();
+            }
+        } catch (SQLException e) {
+            log.log(Level.WARNING, "gate: webhook queue: closing it: {0}", e.toString());
+        }
     }
 
-    private void durable() {
-        store.commit();
-        store.sync(); // MVStore's commit writes the chunk; sync forces it (FileChannel.force)
+    private void delete(long position) throws SQLException {
+        try (PreparedStatement delete = db.prepareStatement("DELETE FROM DELIVERIES WHERE POSITION = ?")) {
+            delete.setLong(1, position);
+            delete.executeUpdate();
+        }
     }
 
     private void index(long position, QueuedDelivery delivery) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -50,6 +51,15 @@ public final class HookBook {
     public Optional<LearnedHook> find(String app, String hook) {
         LearnedHook held = hooks.get(LearnedHook.key(app, hook));
         return held == null || held.deleted() ? Optional.empty() : Optional.of(held);
+    }
+
+    /**
+     * The person who owns {@code app}, as the material of its hooks says (issue 17: only the owner sees the
+     * deliveries waiting at the edge); empty when this gate knows no hook of the app with an owner.
+     */
+    public OptionalLong ownerOf(String app) {
+        return hooks.values().stream().filter(h -> !h.deleted() && h.app().equals(app) && h.owner() > 0)
+                .mapToLong(LearnedHook::owner).findFirst();
     }
 
     /** The feed's position: every change up to it was read. */

@@ -18,9 +18,14 @@ import java.util.regex.Pattern;
  * secrets a delivery may be signed with, or that the hook was deleted. The newer change (higher
  * {@code sequence}) wins. Holds secrets: never logged ({@link #toString} leaves them out), never answered.
  *
- * @param since epoch ms from which the secrets are in force
+ * @param secrets       the current secret first; after a roll, the previous one second
+ * @param since         epoch ms from which the current secret is in force
+ * @param previousUntil epoch ms until which the second secret is in force (0: none); past it the
+ *                      gate refuses it on its own, no change needed
+ * @param owner         the app's owner (a person id), who may see what waits at the edge; 0 when not told
  */
-public record LearnedHook(String app, String hook, long sequence, String job, List<String> secrets, long since, boolean deleted) {
+public record LearnedHook(String app, String hook, long sequence, String job, List<String> secrets, long since, long previousUntil,
+        long owner, boolean deleted) {
 
     /** The control plane's hook names. */
     static final Pattern NAME = Pattern.compile("[a-z0-9-]{1,40}");
@@ -34,6 +39,11 @@ public record LearnedHook(String app, String hook, long sequence, String job, Li
 
     public String key() {
         return key(app, hook);
+    }
+
+    /** The secrets a delivery checked at {@code nowMillis} (epoch ms) may be signed with: the rolled-over one only until its end. */
+    public List<String> secretsAt(long nowMillis) {
+        return secrets.size() > 1 && nowMillis >= previousUntil ? secrets.subList(0, 1) : secrets;
     }
 
     public static String key(String app, String hook) {
@@ -50,7 +60,7 @@ public record LearnedHook(String app, String hook, long sequence, String job, Li
             return Optional.empty();
         }
         if (json.get("deleted") == JsonValue.TRUE) {
-            return Optional.of(new LearnedHook(app, hook, seq.longValue(), null, List.of(), 0, true));
+            return Optional.of(new LearnedHook(app, hook, seq.longValue(), null, List.of(), 0, 0, 0, true));
         }
         List<String> secrets = new ArrayList<>();
         if (json.get("secrets") instanceof jakarta.json.JsonArray array) {
@@ -66,7 +76,9 @@ public record LearnedHook(String app, String hook, long sequence, String job, Li
             problem.accept("hook " + key(app, hook) + ": no job, no usable secrets or no since");
             return Optional.empty();
         }
-        return Optional.of(new LearnedHook(app, hook, seq.longValue(), job, secrets, since.longValue(), false));
+        long previousUntil = json.get("previousUntil") instanceof JsonNumber until && until.isIntegral() ? until.longValue() : 0;
+        long owner = json.get("owner") instanceof JsonNumber o && o.isIntegral() ? o.longValue() : 0;
+        return Optional.of(new LearnedHook(app, hook, seq.longValue(), job, secrets, since.longValue(), previousUntil, owner, false));
     }
 
     public JsonObject toJson() {
@@ -76,7 +88,14 @@ public record LearnedHook(String app, String hook, long sequence, String job, Li
         }
         JsonArrayBuilder all = Json.createArrayBuilder();
         secrets.forEach(all::add);
-        return json.add("job", job).add("secrets", all).add("since", since).build();
+        json.add("job", job).add("secrets", all).add("since", since);
+        if (previousUntil > 0) {
+            json.add("previousUntil", previousUntil);
+        }
+        if (owner > 0) {
+            json.add("owner", owner);
+        }
+        return json.build();
     }
 
     @Override

@@ -16,7 +16,7 @@ class EdgeCheckTest {
     static final Instant NOW = Instant.ofEpochSecond(1_800_000_000L);
     static final Duration TOLERANCE = Duration.ofMinutes(5);
     static final byte[] BODY = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
-    static final Optional<LearnedHook> HOOK = Optional.of(new LearnedHook("memo", "a", 1, "ping", List.of("new", "old"), 0, false));
+    static final Optional<LearnedHook> HOOK = Optional.of(new LearnedHook("memo", "a", 1, "ping", List.of("new", "old"), 0, Long.MAX_VALUE, 7, false));
 
     @Test
     void signed_right_with_any_secret_in_force_is_queued() {
@@ -31,6 +31,18 @@ class EdgeCheckTest {
         EdgeCheck.Decision old = EdgeCheck.decide(HOOK, BODY, HookSignature.sign("new", NOW.getEpochSecond() - 301, BODY), NOW, TOLERANCE);
         assertThat(old).isEqualTo(new EdgeCheck.Decision(EdgeCheck.Outcome.REFUSE, HookSignature.Verdict.TOO_OLD));
         assertThat(EdgeCheck.decide(HOOK, BODY, null, NOW, TOLERANCE).verdict()).isEqualTo(HookSignature.Verdict.MISSING);
+    }
+
+    @Test
+    void a_rolled_over_secret_is_refused_from_its_end_on_without_a_change_from_the_control_plane() {
+        Optional<LearnedHook> rolled = Optional.of(new LearnedHook("memo", "a", 2, "ping", List.of("new", "old"), 0,
+                NOW.toEpochMilli(), 7, false));
+        String byOld = HookSignature.sign("old", NOW.getEpochSecond(), BODY);
+        assertThat(EdgeCheck.decide(rolled, BODY, byOld, NOW.minusMillis(1), TOLERANCE).outcome()).isEqualTo(EdgeCheck.Outcome.QUEUE);
+        assertThat(EdgeCheck.decide(rolled, BODY, byOld, NOW, TOLERANCE))
+                .isEqualTo(new EdgeCheck.Decision(EdgeCheck.Outcome.REFUSE, HookSignature.Verdict.WRONG));
+        assertThat(EdgeCheck.decide(rolled, BODY, HookSignature.sign("new", NOW.getEpochSecond(), BODY), NOW, TOLERANCE).outcome())
+                .isEqualTo(EdgeCheck.Outcome.QUEUE);
     }
 
     @Test

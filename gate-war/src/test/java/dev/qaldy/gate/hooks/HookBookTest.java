@@ -19,14 +19,14 @@ class HookBookTest {
     Path dir;
 
     static LearnedHook made(String hook, long sequence, String secret) {
-        return new LearnedHook("memo", hook, sequence, "ping", List.of(secret), 1_000, false);
+        return new LearnedHook("memo", hook, sequence, "ping", List.of(secret), 1_000, 0, 7, false);
     }
 
     @Test
     void the_newer_change_wins_and_a_late_push_never_brings_a_hook_back() throws Exception {
         HookBook book = new HookBook(dir.resolve("hooks.json"), 100, LOG);
         book.learn(List.of(made("a", 1, "s1"), made("b", 2, "s2")), 2);
-        book.learn(List.of(new LearnedHook("memo", "a", 3, null, List.of(), 0, true)), -1);
+        book.learn(List.of(new LearnedHook("memo", "a", 3, null, List.of(), 0, 0, 0, true)), -1);
         assertThat(book.learn(List.of(made("a", 1, "s1")), 2)).isZero();
         assertThat(book.find("memo", "a")).isEmpty();
         assertThat(book.find("memo", "b")).map(LearnedHook::secrets).contains(List.of("s2"));

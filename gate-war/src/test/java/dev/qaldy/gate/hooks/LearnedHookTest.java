@@ -30,6 +30,17 @@ class LearnedHookTest {
         assertThat(deleted.secrets()).isEmpty();
     }
 
+    @Test
+    void a_rolled_secret_keeps_the_previous_one_until_its_end_and_is_read_back_as_written() {
+        LearnedHook rolled = LearnedHook.read(json("{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":5,\"job\":\"digest\","
+                + "\"secrets\":[\"new\",\"old\"],\"since\":2000,\"previousUntil\":90000}"), p -> { }).orElseThrow();
+        assertThat(rolled.previousUntil()).isEqualTo(90_000);
+        assertThat(rolled.secretsAt(89_999)).containsExactly("new", "old");
+        assertThat(rolled.secretsAt(90_000)).containsExactly("new");
+        assertThat(LearnedHook.read(rolled.toJson(), p -> { })).contains(rolled);
+        assertThat(rolled.toString()).doesNotContain("new").doesNotContain("old");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "{\"app\":\"Memo\",\"hook\":\"ping\",\"sequence\":3,\"job\":\"d\",\"secrets\":[\"s\"],\"since\":1}",

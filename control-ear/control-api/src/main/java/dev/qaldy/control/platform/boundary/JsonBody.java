@@ -32,6 +32,21 @@ public record JsonBody(JsonObject json) {
      * @throws InvalidInput    when empty, not JSON, or not a JSON object
      */
     public static JsonBody read(InputStream entity) {
+        JsonBody body = readOptional(entity);
+        if (body == null) {
+            throw new InvalidInput("a JSON object body is required");
+        }
+        return body;
+    }
+
+    /**
+     * Reads a request body whose fields are all optional.
+     *
+     * @return null for an empty body
+     * @throws PayloadTooLarge over 64 KiB
+     * @throws InvalidInput    when not JSON, or not a JSON object
+     */
+    public static JsonBody readOptional(InputStream entity) {
         byte[] bytes;
         try {
             bytes = entity == null ? new byte[0] : entity.readNBytes(MAX_BYTES + 1);
@@ -42,7 +57,7 @@ public record JsonBody(JsonObject json) {
             throw new PayloadTooLarge("JSON bodies are limited to " + MAX_BYTES + " bytes");
         }
         if (bytes.length == 0) {
-            throw new InvalidInput("a JSON object body is required");
+            return null;
         }
         JsonValue value;
         try (JsonReader reader = Json.createReader(new ByteArrayInputStream(bytes))) {

@@ -4,6 +4,7 @@ import dev.qaldy.control.platform.boundary.CurrentSession;
 import dev.qaldy.control.platform.boundary.JsonBody;
 import dev.qaldy.control.platform.boundary.QueryNumbers;
 import dev.qaldy.control.platform.boundary.SignedIn;
+import dev.qaldy.control.platform.control.InvalidInput;
 import dev.qaldy.control.webhooks.entity.Delivery;
 import dev.qaldy.control.webhooks.entity.Hook;
 import jakarta.enterprise.context.RequestScoped;
@@ -21,20 +22,32 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** {@code /api/v1/apps/{app}/hooks}: create (the secret is shown once), list and delete an app's webhooks (owner only). */
+/**
+ * {@code /api/v1/apps/{app}/hooks}: create (the secret is shown once), list, roll the secret of and delete an app's
+ * webhooks (owner only).
+ */
 @Path("apps/{app}/hooks")
 @SignedIn
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class HooksResource {
 
-    /** A hook as listed: never its secret. */
-    public record HookView(String name, String job, String url, Instant createdAt) {
+    /**
+     * A hook as listed: never its secrets.
+     *
+     * @param secretSince         when the current secret came into force
+     * @param previousSecretUntil when the rolled-over secret stops being accepted; null when none is
+     */
+    public record HookView(String name, String job, String url, Instant createdAt, Instant secretSince, Instant previousSecretUntil) {
     }
+
+    /** How long a rolled-over secret stays in force unless the owner says (Stripe's default: 24 h). */
+    static final long DEFAULT_KEEP_PREVIOUS_SECONDS = 24 * 3600;
 
     /** A hook just created, with its secret: the only time the API shows it. */
     public record CreatedView(String name, String job, String url, String secret, Instant createdAt, String note) {
@@ -49,7 +62,38 @@ public class HooksResource {
     @GET
     public List<HookView> list(@PathParam("app") String app) {
         return hooks.list(current.get(), app).stream()
-                .map(h -> new HookView(h.name(), h.job(), hooks.url(h.app().name(), h.name()), h.createdAt())).toList();
+                .map(h -> view(h, hooks.url(h.app().name(), h.name()))).toList();
+    }
+
+    private HookView view(Hook h, String url) {
+        Instant until = h.previousUntil();
+        return new HookView(h.name(), h.job(), url, h.createdAt(), h.secretSince(),
+                until != null && until.isAfter(Instant.now()) ? until : null);
+    }
+
+    /**
+     * Rolls the hook's secret: {@code {"keepPreviousForSeconds": N}} (optional, 0 to 604800, default 86400) →
+     * 200 {@code {name, job, url, secret, createdAt, note}} with the new secret, the only time the API shows it;
+     * the previous secret is accepted for N more seconds. No such hook → 404; N out of range → 400.
+     */
+    @POST
+    @Path("{hook}/roll-secret")
+    public Response rollSecret(@PathParam("app") String app, @PathParam("hook") String hook, InputStream body) {
+        long keep = DEFAULT_KEEP_PREVIOUS_SECONDS;
+        JsonBody json = JsonBody.readOptional(body);
+        if (json != null && json.json().containsKey("keepPreviousForSeconds")) {
+            keep = json.wholeNumber("keepPreviousForSeconds");
+        }
+        if (keep < 0 || keep > Hook.MAX_PREVIOUS.toSeconds()) {
+            throw new InvalidInput("keepPreviousForSeconds must be from 0 (the previous secret stops now) to "
+                    + Hook.MAX_PREVIOUS.toSeconds() + " (7 days)");
+        }
+        Hooks.Created rolled = hooks.roll(current.get(), app, hook, Duration.ofSeconds(keep));
+        Hook h = rolled.hook();
+        return Response.ok(new CreatedView(h.name(), h.job(), rolled.url(), rolled.secret(), h.createdAt(),
+                h.previousUntil() == null ? "the previous secret is no longer accepted"
+                        : "the previous secret is accepted until " + h.previousUntil()))
+                .header("Cache-Control", "no-store").build();
     }
 
     /**

@@ -13,13 +13,12 @@ import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * Deliveries a gate queued while the API could not be asked and hands over now (issue 17). The gate
  * vouches with its own credential for the check it made at receipt, so the 5-minute tolerance is not
- * applied again; the hook must still exist, and the signature must be the HMAC with the secret that
- * was in force at receipt (made no later than the receipt). Deduplicated as any delivery
+ * applied again; the hook must still exist, and the signature must be the HMAC with a secret that
+ * was in force at receipt ({@link Hook#secretsAt}: a secret rolled since still counts until its end). Deduplicated as any delivery
  * ({@link Hooks#record}): one queued on two gates, or handed over twice, runs once.
  */
 @ApplicationScoped
@@ -52,11 +51,11 @@ public class EdgeHandOvers {
             throw new HookGone(appName + " has no hook named " + (Hook.isWellFormed(hookName) ? hookName : "like that")
                     + " any more; the delivery queued at the edge is dropped");
         }
-        if (HookSignature.signedBy(List.of(hook.secret()), body, signature) != HookSignature.Verdict.VALID) {
-            throw new BadSignature("the delivery queued at the edge is not signed with the hook's secret");
-        }
         if (hook.createdAt().isAfter(receivedAt)) {
             throw new BadSignature("the hook's secret was made after the delivery was received at the edge");
+        }
+        if (HookSignature.signedBy(hook.secretsAt(receivedAt), body, signature) != HookSignature.Verdict.VALID) {
+            throw new BadSignature("the delivery queued at the edge is not signed with a secret the hook had in force when it was received");
         }
         return hooks.record(app, hook, body, signature, key, gateDeliveryId, receivedAt,
                 "queued at the edge, received " + receivedAt);

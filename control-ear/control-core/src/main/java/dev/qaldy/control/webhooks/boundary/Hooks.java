@@ -33,7 +33,7 @@ import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * An app's webhooks: the owner creates (the secret is shown once), lists and deletes them; senders
+ * An app's webhooks: the owner creates (the secret is shown once), lists, rolls the secret of and deletes them; senders
  * deliver to {@code /hooks/<app>/<hook>}. A delivery is checked (hook known, signature right and
  * timestamped within {@code qaldy.webhooks.tolerance}),
  * recorded with its body hash and signature timestamp (the same signed delivery sent again within
@@ -152,6 +152,27 @@ public class Hooks {
     }
 
     /**
+     * Rolls the hook's secret (owner only): a new secret in force from now, shown once; the one it replaces
+     * stays in force for {@code keepPrevious} (zero: it stops now; at most {@link Hook#MAX_PREVIOUS}). Every
+     * gate learns both, and when the previous one stops, before the API answers (issue 17).
+     *
+     * @throws NotFound when the app has no such hook
+     * @throws dev.qaldy.control.platform.control.InvalidInput when {@code keepPrevious} is out of range
+     */
+    public Created roll(Session me, String appName, String hookName, Duration keepPrevious) {
+        App app = guard.ownedForUpdate(me, appName);
+        owned(app, hookName);
+        Hook hook = locked(app, hookName);
+        String secret = HookSignature.newSecret();
+        hook.roll(secret, clock.instant(), keepPrevious);
+        changes.made(hook);
+        audit.fire(new Audited(me.email(), Hook.AUDIT_ROLL, app.id(), app.name(), "hook " + hookName
+                + (hook.previousUntil() == null ? "; the previous secret stopped at once" : "; the previous secret stays in force until "
+                        + hook.previousUntil())));
+        return new Created(hook, secret, url(app.name(), hookName), null);
+    }
+
+    /**
      * Receives one delivery.
      *
      * @param body      the raw body, already read within its bound
@@ -169,8 +190,8 @@ public class Hooks {
         Instant checkedAt = clock.instant();
         // Issue 16: an unknown app or hook answers as a known one with a wrong signature (checked against a secret no
         // sender has), so hook names cannot be enumerated by their 404s.
-        HookSignature.Verdict verdict = HookSignature.check(hook == null ? UNKNOWN_HOOK_SECRET : hook.secret(), body, signature,
-                checkedAt, tolerance);
+        HookSignature.Verdict verdict = HookSignature.check(hook == null ? List.of(UNKNOWN_HOOK_SECRET) : hook.secretsAt(checkedAt),
+                body, signature, checkedAt, tolerance);
         if (verdict != HookSignature.Verdict.VALID) {
             throw new BadSignature(refusal(verdict, signature, oldSignature, checkedAt));
         }

@@ -14,14 +14,19 @@ import jakarta.persistence.NamedQuery;
 import jakarta.persistence.SequenceGenerator;
 import jakarta.persistence.Table;
 import jakarta.persistence.UniqueConstraint;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
  * A webhook of an app: {@code POST /hooks/<app>/<name>} signed with its secret queues a run of
  * its job. The secret is kept to check signatures (HMAC needs it) and shown only once, when the
- * hook is created. Not cached: several control planes share one database.
+ * hook is created or its secret rolled; after a roll the previous secret stays in force for a while
+ * the owner chose (Stripe's "roll secret"), so senders switch without a gap. Not cached: several
+ * control planes share one database.
  */
 @Entity
 @Table(name = "HOOKS", uniqueConstraints = @UniqueConstraint(name = "HOOKS_APP_NAME_UQ", columnNames = {"APP_ID", "NAME"}))
@@ -35,6 +40,9 @@ public class Hook {
     public static final String DELETE_OF_APP = "Hook.deleteOfApp";
     public static final String AUDIT_CREATE = "hook.create";
     public static final String AUDIT_DELETE = "hook.delete";
+    public static final String AUDIT_ROLL = "hook.roll-secret";
+    /** Longest a rolled-over secret stays in force (Stripe's longest choice: 7 days). */
+    public static final Duration MAX_PREVIOUS = Duration.ofDays(7);
     /** Hook names: 1 to 40 of a-z, 0-9 and '-' (they are a URL path segment). */
     public static final Pattern NAME = Pattern.compile("[a-z0-9-]{1,40}");
 
@@ -56,6 +64,17 @@ public class Hook {
     @Column(name = "SECRET", nullable = false, length = 128)
     private String secret;
 
+    /** Epoch ms from which {@link #secret} is in force. */
+    @Column(name = "SECRET_SINCE", nullable = false)
+    private long secretSince;
+
+    @Column(name = "PREVIOUS_SECRET", length = 128)
+    private String previousSecret;
+
+    /** Epoch ms until which {@link #previousSecret} is in force; null with no previous secret. */
+    @Column(name = "PREVIOUS_UNTIL")
+    private Long previousUntil;
+
     @Column(name = "CREATED_BY", nullable = false, length = 254)
     private String createdBy;
 
@@ -72,6 +91,54 @@ public class Hook {
         this.secret = Objects.requireNonNull(secret, "secret");
         this.createdBy = createdBy;
         this.createdAt = createdAt.toEpochMilli();
+        this.secretSince = this.createdAt;
+    }
+
+    /**
+     * Puts {@code secret} in force from {@code now}; the one it replaces stays in force for {@code keepPrevious}
+     * (zero: it stops now), and any older one stops now.
+     *
+     * @throws InvalidInput when {@code keepPrevious} is negative or longer than {@link #MAX_PREVIOUS}
+     */
+    public void roll(String secret, Instant now, Duration keepPrevious) {
+        if (keepPrevious.isNegative() || keepPrevious.compareTo(MAX_PREVIOUS) > 0) {
+            throw new InvalidInput("the previous secret can stay in force from 0 seconds to 7 days (604800 seconds)");
+        }
+        this.previousSecret = keepPrevious.isZero() ? null : this.secret;
+        this.previousUntil = keepPrevious.isZero() ? null : now.plus(keepPrevious).toEpochMilli();
+        this.secret = Objects.requireNonNull(secret, "secret");
+        this.secretSince = now.toEpochMilli();
+    }
+
+    /**
+     * The secrets that were in force at {@code at}, the current one first: the current one from its roll (or the
+     * hook's creation) on, the previous one until its end. A delivery signed with any of them was signed right then.
+     */
+    public List<String> secretsAt(Instant at) {
+        long t = at.toEpochMilli();
+        List<String> secrets = new ArrayList<>(2);
+        if (t >= secretSince) {
+            secrets.add(secret);
+        }
+        if (previousSecret != null && previousUntil != null && t < previousUntil && t >= createdAt) {
+            secrets.add(previousSecret);
+        }
+        return secrets;
+    }
+
+    /** When the current secret came into force. */
+    public Instant secretSince() {
+        return Instant.ofEpochMilli(secretSince);
+    }
+
+    /** The rolled-over secret while it may still be in force, else null; see {@link #previousUntil}. */
+    public String previousSecret() {
+        return previousSecret;
+    }
+
+    /** When the rolled-over secret stops being in force, or null when there is none. */
+    public Instant previousUntil() {
+        return previousUntil == null ? null : Instant.ofEpochMilli(previousUntil);
     }
 
     /** @throws InvalidInput unless {@code name} is 1 to 40 of a-z, 0-9 and '-' */

@@ -8,23 +8,29 @@ import java.util.List;
 
 /**
  * What a gate needs to check a delivery to one hook itself while the API cannot be asked (issue 17),
- * as the feed and the push carry it: {@code {"app","hook","sequence","job","secrets":[…],"since"}},
+ * as the feed and the push carry it: {@code {"app","hook","sequence","job","secrets":[…],"since"[,"previousUntil"],"owner"}},
  * or {@code {"app","hook","sequence","deleted":true}}. Only on the internal listener and the
  * internal feed, never in a public answer.
  *
- * @param secrets the secrets in force, empty for a deleted hook
- * @param since   epoch ms from which the secrets are in force (the hook's creation)
+ * @param secrets       the current secret first, then the rolled-over one while it may be in force; empty for a deleted hook
+ * @param since         epoch ms from which the current secret is in force
+ * @param previousUntil epoch ms until which the second secret is in force; 0 when there is none
+ * @param owner         the app owner's person id (the gate shows only them what waits at the edge); 0 for a deleted hook
  */
 public record HookMaterial(String app, String hook, long sequence, String job, List<String> secrets, long since,
-        boolean deleted) {
+        long previousUntil, long owner, boolean deleted) {
 
     public static HookMaterial of(Hook hook, long sequence) {
-        return new HookMaterial(hook.app().name(), hook.name(), sequence, hook.job(), List.of(hook.secret()),
-                hook.createdAt().toEpochMilli(), false);
+        boolean previous = hook.previousSecret() != null && hook.previousUntil() != null;
+        Long owner = hook.app().owner().id();
+        return new HookMaterial(hook.app().name(), hook.name(), sequence, hook.job(),
+                previous ? List.of(hook.secret(), hook.previousSecret()) : List.of(hook.secret()),
+                hook.secretSince().toEpochMilli(), previous ? hook.previousUntil().toEpochMilli() : 0,
+                owner == null ? 0 : owner, false);
     }
 
     public static HookMaterial deleted(String app, String hook, long sequence) {
-        return new HookMaterial(app, hook, sequence, null, List.of(), 0, true);
+        return new HookMaterial(app, hook, sequence, null, List.of(), 0, 0, 0, true);
     }
 
     public JsonObject toJson() {
@@ -34,6 +40,13 @@ public record HookMaterial(String app, String hook, long sequence, String job, L
         }
         JsonArrayBuilder all = Json.createArrayBuilder();
         secrets.forEach(all::add);
-        return json.add("job", job).add("secrets", all).add("since", since).build();
+        json.add("job", job).add("secrets", all).add("since", since);
+        if (previousUntil > 0) {
+            json.add("previousUntil", previousUntil);
+        }
+        if (owner > 0) {
+            json.add("owner", owner);
+        }
+        return json.build();
     }
 }
