@@ -117,6 +117,10 @@ class ConsoleOutageIT {
         assertThat(driver.findElement(By.id("create-app")).isEnabled()).isTrue();
         assertThat(driver.findElements(By.id("outage-banner"))).isEmpty();
         js.executeScript("window.qaldyOutageMarker = arguments[0];", MARKER);
+        Person owner = Person.existing(cell, demo.get("QALDY_DEMO_EMAIL"), demo.get("QALDY_DEMO_PASSWORD"));
+        HttpResponse<String> hook = owner.api("POST", "/apps/guestbook/hooks", "{\"name\":\"outage-ping\",\"job\":\"digest\"}");
+        assertThat(hook.statusCode()).as(hook.body()).isEqualTo(201);
+        String hookSecret = Person.json(hook.body()).getString("secret");
 
         Instant beforeKill = Instant.now();
         cell.qaldy("stop", "control", "--kill");
@@ -128,6 +132,7 @@ class ConsoleOutageIT {
         assertThat(banner.getText())
                 .contains("The control plane has not answered since")
                 .contains("Apps people already opened keep working.")
+                .contains("Webhook deliveries are checked and queued at the gate, and run once it is back.")
                 .contains("Signing in, builds and changes wait until it is back.");
         assertThat(banner.getDomAttribute("role")).isEqualTo("status");
         assertThat(banner.getDomAttribute("aria-live")).isEqualTo("polite");
@@ -147,6 +152,7 @@ class ConsoleOutageIT {
 
         aPersonWhoOpensTheConsoleDuringTheOutageSeesItLoadAndSaysWhy(driver);
         movingToAnotherPageAndBackKeepsTheAppsTheConsoleRead(driver);
+        theWebhooksTabSaysWhatWaitsAtTheGate(driver, hookSecret);
 
         cell.qaldy("start", "control");
 
@@ -158,6 +164,31 @@ class ConsoleOutageIT {
         assertThat(driver.findElement(By.id("create-app")).getDomAttribute("title")).isNull();
         assertThat(driver.findElement(By.cssSelector("[data-app='guestbook']")).isDisplayed()).isTrue();
         browser.screenshot(screenshots().resolve("console-outage-over.png"));
+    }
+
+    /**
+     * Issue 17: a signed delivery sent during the outage is queued at the gate (202), and the owner's
+     * Webhooks tab says, from the gate, how many wait there and since when, and that they run once
+     * the control plane is back.
+     */
+    private static void theWebhooksTabSaysWhatWaitsAtTheGate(WebDriver driver, String hookSecret) throws Exception {
+        byte[] body = "{\"note\":\"during the outage\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        HttpResponse<String> queued = cell.send(cell.request(cell.publicHost(), "/hooks/guestbook/outage-ping")
+                .header("Content-Type", "application/json")
+                .header("Qaldy-Signature", dev.qaldy.contract.hooks.HookSignature.sign(hookSecret, Instant.now().getEpochSecond(), body))
+                .header("Idempotency-Key", "console-outage-1")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+        assertThat(queued.statusCode()).as(queued.body()).isEqualTo(202);
+        assertThat(queued.body()).contains("\"queued\":true");
+        driver.get("http://" + cell.publicHost() + "/console/#/apps/guestbook/webhooks");
+        WebElement waiting = new WebDriverWait(driver, Duration.ofSeconds(15)).until(
+                ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-edge-waiting='outage-ping']")));
+        assertThat(waiting.getText()).startsWith("“outage-ping”: 1 delivery waits at this gate since ")
+                .endsWith("It was checked and answered 202; it runs once the control plane is back.");
+        assertThat(waiting.getDomAttribute("data-count")).isEqualTo("1");
+        browser.screenshot(screenshots().resolve("console-outage-webhooks-waiting.png"));
+        driver.get("http://" + cell.publicHost() + "/console/#/apps"); // where the rest of the test looks
+        new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.visibilityOfElementLocated(By.id("apps-waiting")));
     }
 
     /**

@@ -435,6 +435,20 @@ class PublishAndOpenIT {
             new WebDriverWait(driver, Duration.ofSeconds(60)).until(ExpectedConditions.textMatches(
                     By.cssSelector("[data-deliveries='ci'] [data-test='true']"), java.util.regex.Pattern.compile("run \\d+ succeeded$")));
             browser.screenshot(shots.resolve("app-tab-webhooks.png"));
+            // Issue 17: roll the secret, the previous one accepted for an hour; the new one shown once.
+            driver.findElement(By.cssSelector("[data-hook-name='ci'] details.log-details > summary")).click();
+            new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("hook-keep-ci"))).selectByVisibleText("for 1 hour");
+            wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-roll-hook='ci']"))).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("hook-secret"), "Rolled the secret of “ci”"));
+            String rolledSecret = driver.findElement(By.id("hook-secret-value")).getText();
+            assertThat(rolledSecret).hasSizeGreaterThanOrEqualTo(40).isNotEqualTo(secret);
+            assertThat(driver.findElement(By.id("hook-secret")).getText()).contains("Copy the new one now: it is not shown again.");
+            assertThat(driver.findElement(By.id("hook-previous-until")).getText())
+                    .startsWith("Deliveries signed with the previous secret are accepted until ")
+                    .endsWith("; switch your senders to the new one before then.");
+            assertThat(wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-previous-until='ci']"))).getText())
+                    .startsWith("The previous secret is accepted until ");
+            browser.screenshot(shots.resolve("app-tab-webhooks-rolled.png"));
 
             // Shield: the plan's limits beside the fields, from the gate.
             tab(driver, wait, "shield");

@@ -57,7 +57,8 @@ function edgeWaiting(ctx, name) {
         h('ul', { class: 'share-list', id: 'hooks-edge-list' }, waiting.map((w) => h('li', { 'data-edge-waiting': String(w.hook), 'data-count': String(w.waiting) },
           h('strong', {}, `“${w.hook}”`), `: ${count.format(w.waiting)} ${w.waiting === 1 ? 'delivery waits' : 'deliveries wait'} at this gate since `,
           timeElement(w.oldestReceivedAt), '. ',
-          isDown() ? 'Each was checked and answered 202; it runs once the control plane is back.'
+          isDown() ? (w.waiting === 1 ? 'It was checked and answered 202; it runs once the control plane is back.'
+            : 'Each was checked and answered 202; each runs once the control plane is back.')
             : 'The gate is handing them over now; each runs once.'))));
     }
     if (isDown() || (waiting && waiting.length)) timer = setTimeout(refresh, EDGE_POLL_MS);
@@ -68,8 +69,8 @@ function edgeWaiting(ctx, name) {
   return { el: box, refresh };
 }
 
-/** The new secret, shown once, with its address and a copy button. */
-function secretShown(box, hook, headline) {
+/** The new secret, shown once, with its address and a copy button; `more` is a line under the headline, or null. */
+function secretShown(box, hook, headline, more) {
   const secret = String(hook.secret);
   const secretCode = h('code', { class: 'break', id: 'hook-secret-value' }, secret);
   const copyLine = messageLine('hook-secret-copy-msg');
@@ -83,7 +84,7 @@ function secretShown(box, hook, headline) {
   });
   replace(box,
     h('p', { class: 'msg success' }, headline),
-    hook.note ? h('p', { class: 'hint' }, `Note: ${hook.note}.`) : null,
+    more,
     h('dl', { class: 'facts' },
       h('dt', {}, 'Address'), h('dd', {}, h('code', { class: 'break' }, String(hook.url))),
       h('dt', {}, 'Secret'), h('dd', {}, secretCode, ' ', copy)),
@@ -129,7 +130,8 @@ export function hooksSection(ctx, name, liveVersion) {
       }
       hookName.input.value = '';
       job.clear();
-      secretShown(secretBox, hook, `Created “${hook.name}”. Copy its secret now: it is not shown again.`);
+      secretShown(secretBox, hook, `Created “${hook.name}”. Copy its secret now: it is not shown again.`,
+        hook.note ? h('p', { class: 'hint' }, `Note: ${hook.note}.`) : null);
       loadHooks();
     });
   });
@@ -149,7 +151,11 @@ export function hooksSection(ctx, name, liveVersion) {
         say(line, 'error', `Could not roll the secret. ${explain(error)}`);
         return;
       }
-      secretShown(secretBox, hook, `Rolled the secret of “${hook.name}”; ${hook.note}. Copy the new one now: it is not shown again.`);
+      secretShown(secretBox, hook, `Rolled the secret of “${hook.name}”. Copy the new one now: it is not shown again.`,
+        hook.previousSecretUntil
+          ? h('p', { class: 'hint', id: 'hook-previous-until' }, 'Deliveries signed with the previous secret are accepted until ',
+            timeElement(hook.previousSecretUntil), '; switch your senders to the new one before then.')
+          : h('p', { class: 'hint', id: 'hook-previous-until' }, 'The previous secret is no longer accepted.'));
       loadHooks();
     }));
     return h('details', { class: 'log-details' }, h('summary', {}, 'Roll the secret'),

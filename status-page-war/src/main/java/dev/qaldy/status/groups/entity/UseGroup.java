@@ -14,9 +14,9 @@ import java.util.Set;
  * The ways people use the platform, as the page shows them, each with the parts of a cell it
  * needs. The map is the seed's table "When the control plane is down": apps already opened need
  * the gate and the runtime host but not the control plane (the gate remembers access, the runtime
- * host the code); sign-in, builds and webhooks stop without the control plane; the console still
- * loads from the gate and schedules catch up afterwards, so without the control plane they are
- * partly down.
+ * host the code); sign-in and builds stop without the control plane; the console still loads
+ * from the gate, webhook deliveries are queued at the gate (issue 17) and schedules catch up
+ * afterwards, so without the control plane they are partly down.
  */
 public enum UseGroup {
     APPS("apps", "Apps (already opened)", "Using an app you have opened before: its pages and its data.",
@@ -27,8 +27,9 @@ public enum UseGroup {
             Set.of(GATE), Set.of(CONTROL, DATABASE)),
     BUILDS("builds", "Builds", "Uploading a new version of an app and building it.",
             Set.of(GATE, CONTROL, DATABASE, BUILDER), Set.of()),
-    WEBHOOKS("webhooks", "Webhooks", "Deliveries to your apps' webhooks and the jobs they start.",
-            Set.of(GATE, CONTROL, DATABASE, RUNTIME), Set.of()),
+    WEBHOOKS("webhooks", "Webhooks", "Deliveries to your apps' webhooks and the jobs they start; without the control plane the gate "
+            + "checks and keeps them, and they run once it is back.",
+            Set.of(GATE, RUNTIME), Set.of(CONTROL, DATABASE)),
     SCHEDULES("schedules", "Schedules", "Jobs that run on a schedule; a missed run catches up once it can.",
             Set.of(SCHEDULER, RUNTIME), Set.of(CONTROL, DATABASE));
 

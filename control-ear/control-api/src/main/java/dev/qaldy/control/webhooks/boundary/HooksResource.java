@@ -46,6 +46,16 @@ public class HooksResource {
     public record HookView(String name, String job, String url, Instant createdAt, Instant secretSince, Instant previousSecretUntil) {
     }
 
+    /**
+     * A hook whose secret was just rolled, with the new secret: the only time the API shows it.
+     *
+     * @param previousSecretUntil when the previous secret stops being accepted; null when it stopped at once
+     * @param note                the same in words
+     */
+    public record RolledView(String name, String job, String url, String secret, Instant secretSince, Instant previousSecretUntil,
+            String note) {
+    }
+
     /** How long a rolled-over secret stays in force unless the owner says (Stripe's default: 24 h). */
     static final long DEFAULT_KEEP_PREVIOUS_SECONDS = 24 * 3600;
 
@@ -73,7 +83,7 @@ public class HooksResource {
 
     /**
      * Rolls the hook's secret: {@code {"keepPreviousForSeconds": N}} (optional, 0 to 604800, default 86400) →
-     * 200 {@code {name, job, url, secret, createdAt, note}} with the new secret, the only time the API shows it;
+     * 200 {@code {name, job, url, secret, secretSince, previousSecretUntil, note}} with the new secret, the only time the API shows it;
      * the previous secret is accepted for N more seconds. No such hook → 404; N out of range → 400.
      */
     @POST
@@ -90,7 +100,7 @@ public class HooksResource {
         }
         Hooks.Created rolled = hooks.roll(current.get(), app, hook, Duration.ofSeconds(keep));
         Hook h = rolled.hook();
-        return Response.ok(new CreatedView(h.name(), h.job(), rolled.url(), rolled.secret(), h.createdAt(),
+        return Response.ok(new RolledView(h.name(), h.job(), rolled.url(), rolled.secret(), h.secretSince(), h.previousUntil(),
                 h.previousUntil() == null ? "the previous secret is no longer accepted"
                         : "the previous secret is accepted until " + h.previousUntil()))
                 .header("Cache-Control", "no-store").build();
