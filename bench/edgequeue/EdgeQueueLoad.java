@@ -24,10 +24,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * second, and the 202's p50/p99/max in ms.
  *
  *   java -cp contract.jar EdgeQueueLoad.java GATE_URL HOST APP HOOK SECRET COUNT CONCURRENCY LIMIT_S
+ * (GATE_URL on the cell's public host, e.g. http://localhost:8080: the gate routes by Host.)
  */
 public class EdgeQueueLoad {
     public static void main(String[] a) throws Exception {
-        String gate = a[0], host = a[1], app = a[2], hook = a[3], secret = a[4];
+        String gate = a[0], app = a[2], hook = a[3], secret = a[4]; // a[1]: the Host, which is GATE_URL's (java.net.http sets it)
         int count = Integer.parseInt(a[5]), concurrency = Integer.parseInt(a[6]);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(a[7]));
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
@@ -45,7 +46,7 @@ public class EdgeQueueLoad {
                     byte[] body = ("{\"n\":" + i + ",\"event\":\"bench.delivery\",\"note\":\"" + "x".repeat(160) + "\"}")
                             .getBytes(StandardCharsets.UTF_8);
                     HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-                            .header("Host", host).header("Content-Type", "application/json")
+                            .header("Content-Type", "application/json")
                             .header("Qaldy-Signature", HookSignature.sign(secret, Instant.now().getEpochSecond(), body))
                             .header("Idempotency-Key", "bench-" + i)
                             .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
@@ -67,6 +68,9 @@ public class EdgeQueueLoad {
         }
         senders.shutdown();
         senders.awaitTermination(1, TimeUnit.HOURS);
+        if (next.get() == 0) {
+            throw new IllegalStateException("no delivery was sent");
+        }
         double seconds = (System.nanoTime() - t0) / 1e9;
         long[] sent = Arrays.stream(latencies).filter(l -> l > 0).sorted().toArray();
         Map<String, Integer> other = new TreeMap<>();
