@@ -92,8 +92,13 @@ warm_until_steady() { # NAME URL [wrk args…]
   say "$name: warmed for ${W_USED[$name]}"
 }
 
+# BENCH_SERIES: when set, only the series it names (space-separated) are measured and reported.
+wanted() { [[ -z ${BENCH_SERIES:-} || " $BENCH_SERIES " == *" $1 "* ]]; }
+measured() { [[ -n ${R_RPS[$1]:-} ]]; }
+
 series() { # NAME URL [wrk args…]: a warm-up (SERIES_WARMUP: a wrk duration, default 2s, or "steady"), then RUNS runs
   local name=$1 url=$2; shift 2
+  wanted "$name" || return 0
   local rps=() p50=() p99=() bad=0 line
   if [[ ${SERIES_WARMUP:-2s} == steady ]]; then
     warm_until_steady "$name" "$url" "$@"
@@ -110,8 +115,9 @@ series() { # NAME URL [wrk args…]: a warm-up (SERIES_WARMUP: a wrk duration, d
   say "$name: rps ${R_RPS[$name]} | p50 ms ${R_P50[$name]} | p99 ms ${R_P99[$name]} | non-2xx+errors $bad"
 }
 
-row() { # NAME LABEL
+row() { # NAME LABEL; nothing for a series not measured
   local n=$1
+  measured "$n" || return 0
   # shellcheck disable=SC2086
   printf '| %s | %s | %s | %s | %s |\n' "$2" "$(fmt ${R_RPS[$n]} 0)" "$(fmt ${R_P50[$n]} 2)" "$(fmt ${R_P99[$n]} 2)" "${R_BAD[$n]}"
 }

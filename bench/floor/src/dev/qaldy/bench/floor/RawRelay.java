@@ -50,14 +50,23 @@ public class RawRelay extends HttpServlet {
             CONNECTION.set(c);
         }
         String path = req.getPathInfo() == null ? "/" : req.getPathInfo();
-        c.out.write(("GET " + path + " HTTP/1.1\r\nHost: " + UPSTREAM.getHost() + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        byte[] request = ("GET " + path + " HTTP/1.1\r\nHost: " + UPSTREAM.getHost() + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        c.out.write(request);
         c.out.flush();
         String head = readHead(c);
-        if (head == null) {
+        if (head == null) { // the upstream closed a kept-alive connection before this request: once more, on a new one
             c.socket.close();
-            CONNECTION.remove();
-            res.sendError(502);
-            return;
+            c = new Connection();
+            CONNECTION.set(c);
+            c.out.write(request);
+            c.out.flush();
+            head = readHead(c);
+            if (head == null) {
+                c.socket.close();
+                CONNECTION.remove();
+                res.sendError(502);
+                return;
+            }
         }
         int status = Integer.parseInt(head.substring(9, 12));
         int length = Integer.parseInt(header(head, "content-length"));
@@ -72,6 +81,10 @@ public class RawRelay extends HttpServlet {
             }
             out.write(c.buffer, 0, n);
             left -= n;
+        }
+        if ("close".equalsIgnoreCase(header(head, "connection"))) { // nginx's last request on a kept-alive connection
+            c.socket.close();
+            CONNECTION.remove();
         }
     }
 
