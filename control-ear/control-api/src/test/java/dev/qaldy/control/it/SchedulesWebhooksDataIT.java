@@ -597,7 +597,7 @@ class SchedulesWebhooksDataIT {
 
         byte[] other = "{\"note\":\"other\"}".getBytes(StandardCharsets.UTF_8);
         assertProblem(handOver(app, "edge", other, sign("not the secret", t, other), null, UUID.randomUUID().toString(), received, false),
-                401, "not signed with the hook's secret");
+                401, "not signed with a secret the hook had in force when it was received");
         assertProblem(handOver(app, "edge", other, sign(secret, t, other), null, UUID.randomUUID().toString(), 1_000, false),
                 401, "made after the delivery was received");
         Reply noCredential = api.send("api/v1/internal/hook-deliveries/" + app + "/edge", Map.of("Qaldy-Signature", signature,
@@ -607,6 +607,20 @@ class SchedulesWebhooksDataIT {
         assertThat(expired.status()).as(expired.toString()).isEqualTo(204);
         assertThat(audit(owner)).anyMatch(e -> app.equals(e.getString("app", null)) && e.getString("action").equals("webhook.edge-expired"));
 
+        // Issue 17: a roll that keeps nothing stops the old secret for new deliveries, not for one the gate checked before it.
+        long beforeRoll = Instant.now().toEpochMilli() - 1;
+        Reply rolled = api.post("api/v1/apps/" + app + "/hooks/edge/roll-secret", "{\"keepPreviousForSeconds\":0}", owner.token());
+        assertThat(rolled.status()).as(rolled.toString()).isEqualTo(200);
+        assertThat(rolled.json().isNull("previousSecretUntil")).isTrue();
+        assertThat(hookIn(api.internal("GET", "api/v1/internal/hooks?since=0&limit=1000", null, TestCell.serviceToken()), app)
+                .getJsonArray("secrets")).as("the gates are told only the new secret").hasSize(1);
+        byte[] early = "{\"note\":\"checked before the roll\"}".getBytes(StandardCharsets.UTF_8);
+        Reply queuedBefore = handOver(app, "edge", early, sign(secret, t, early), null, UUID.randomUUID().toString(), beforeRoll, false);
+        assertThat(queuedBefore.status()).as(queuedBefore.toString()).isEqualTo(202);
+        Reply queuedAfter = handOver(app, "edge", early, sign(secret, t + 1, early), null, UUID.randomUUID().toString(),
+                Instant.now().toEpochMilli(), false);
+        assertProblem(queuedAfter, 401, "not signed with a secret the hook had in force when it was received");
+
         assertThat(api.delete("api/v1/apps/" + app + "/hooks/edge", owner.token()).status()).isEqualTo(204);
         JsonObject deleted = hookIn(api.internal("GET", "api/v1/internal/hooks?since=" + made.getJsonNumber("sequence").longValue(), null,
                 TestCell.serviceToken()), app);
@@ -614,7 +628,8 @@ class SchedulesWebhooksDataIT {
         assertThat(deleted.containsKey("secrets")).isFalse();
         assertProblem(handOver(app, "edge", other, sign(secret, t, other), null, UUID.randomUUID().toString(), received, false), 410,
                 "no hook named edge any more");
-        assertThat(runs(app)).filteredOn(r -> "edge".equals(r.getString("hook", null))).hasSize(1);
+        assertThat(runs(app)).as("the first delivery's run and the one checked before the roll")
+                .filteredOn(r -> "edge".equals(r.getString("hook", null))).hasSize(2);
     }
 
     static JsonObject hookIn(Reply feed, String app) {

@@ -76,9 +76,7 @@ public class HooksResource {
     }
 
     private HookView view(Hook h, String url) {
-        Instant until = h.previousUntil();
-        return new HookView(h.name(), h.job(), url, h.createdAt(), h.secretSince(),
-                until != null && until.isAfter(Instant.now()) ? until : null);
+        return new HookView(h.name(), h.job(), url, h.createdAt(), h.secretSince(), h.previousAcceptedUntil(Instant.now()));
     }
 
     /**
@@ -100,9 +98,9 @@ public class HooksResource {
         }
         Hooks.Created rolled = hooks.roll(current.get(), app, hook, Duration.ofSeconds(keep));
         Hook h = rolled.hook();
-        return Response.ok(new RolledView(h.name(), h.job(), rolled.url(), rolled.secret(), h.secretSince(), h.previousUntil(),
-                h.previousUntil() == null ? "the previous secret is no longer accepted"
-                        : "the previous secret is accepted until " + h.previousUntil()))
+        Instant until = h.previousAcceptedUntil(h.secretSince());
+        return Response.ok(new RolledView(h.name(), h.job(), rolled.url(), rolled.secret(), h.secretSince(), until,
+                until == null ? "the previous secret is no longer accepted" : "the previous secret is accepted until " + until))
                 .header("Cache-Control", "no-store").build();
     }
 

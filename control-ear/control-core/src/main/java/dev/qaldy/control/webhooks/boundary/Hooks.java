@@ -164,11 +164,12 @@ public class Hooks {
         owned(app, hookName);
         Hook hook = locked(app, hookName);
         String secret = HookSignature.newSecret();
-        hook.roll(secret, clock.instant(), keepPrevious);
+        Instant now = clock.instant();
+        hook.roll(secret, now, keepPrevious);
         changes.made(hook);
+        Instant until = hook.previousAcceptedUntil(now);
         audit.fire(new Audited(me.email(), Hook.AUDIT_ROLL, app.id(), app.name(), "hook " + hookName
-                + (hook.previousUntil() == null ? "; the previous secret stopped at once" : "; the previous secret stays in force until "
-                        + hook.previousUntil())));
+                + (until == null ? "; the previous secret stopped at once" : "; the previous secret stays in force until " + until)));
         return new Created(hook, secret, url(app.name(), hookName), null);
     }
 

@@ -13,6 +13,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import jakarta.transaction.Transactional.TxType;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,9 +41,12 @@ public class HookChanges {
     @Inject
     Event<HookChanged> changed;
 
+    @Inject
+    Clock clock;
+
     public void made(Hook hook) {
         long sequence = record(hook.app().name(), hook.name(), false);
-        changed.fire(new HookChanged(HookMaterial.of(hook, sequence)));
+        changed.fire(new HookChanged(HookMaterial.of(hook, sequence, clock.instant())));
     }
 
     public void deleted(String app, String hook) {
@@ -67,7 +71,7 @@ public class HookChanges {
                     "SELECT h FROM Hook h WHERE h.app.name = :app AND h.name = :name", Hook.class)
                     .setParameter("app", row.appName()).setParameter("name", row.hookName()).getResultStream().findFirst().orElse(null);
             out.add(hook == null ? HookMaterial.deleted(row.appName(), row.hookName(), row.sequence())
-                    : HookMaterial.of(hook, row.sequence()));
+                    : HookMaterial.of(hook, row.sequence(), clock.instant()));
         }
         long next = rows.isEmpty() ? since : rows.get(rows.size() - 1).sequence();
         return new Page(out, next, rows.size() == limit);

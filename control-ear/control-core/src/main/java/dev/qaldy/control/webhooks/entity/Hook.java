@@ -96,7 +96,8 @@ public class Hook {
 
     /**
      * Puts {@code secret} in force from {@code now}; the one it replaces stays in force for {@code keepPrevious}
-     * (zero: it stops now), and any older one stops now.
+     * (zero: it stops now), and any older one is forgotten. The replaced one is remembered even when it stops
+     * at once: a delivery a gate checked with it before the roll is still handed over ({@link #secretsAt}).
      *
      * @throws InvalidInput when {@code keepPrevious} is negative or longer than {@link #MAX_PREVIOUS}
      */
@@ -104,10 +105,16 @@ public class Hook {
         if (keepPrevious.isNegative() || keepPrevious.compareTo(MAX_PREVIOUS) > 0) {
             throw new InvalidInput("the previous secret can stay in force from 0 seconds to 7 days (604800 seconds)");
         }
-        this.previousSecret = keepPrevious.isZero() ? null : this.secret;
-        this.previousUntil = keepPrevious.isZero() ? null : now.plus(keepPrevious).toEpochMilli();
+        this.previousSecret = this.secret;
+        this.previousUntil = now.plus(keepPrevious).toEpochMilli();
         this.secret = Objects.requireNonNull(secret, "secret");
         this.secretSince = now.toEpochMilli();
+    }
+
+    /** When the rolled-over secret stops being accepted for new deliveries, or null when it already has (or there is none). */
+    public Instant previousAcceptedUntil(Instant now) {
+        return previousSecret != null && previousUntil != null && previousUntil > now.toEpochMilli() ? Instant.ofEpochMilli(previousUntil)
+                : null;
     }
 
     /**

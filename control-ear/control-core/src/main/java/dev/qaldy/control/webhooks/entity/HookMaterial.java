@@ -4,6 +4,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -20,8 +21,9 @@ import java.util.List;
 public record HookMaterial(String app, String hook, long sequence, String job, List<String> secrets, long since,
         long previousUntil, long owner, boolean deleted) {
 
-    public static HookMaterial of(Hook hook, long sequence) {
-        boolean previous = hook.previousSecret() != null && hook.previousUntil() != null;
+    /** @param now when the material is made: a rolled-over secret already stopped is left out */
+    public static HookMaterial of(Hook hook, long sequence, Instant now) {
+        boolean previous = hook.previousAcceptedUntil(now) != null;
         Long owner = hook.app().owner().id();
         return new HookMaterial(hook.app().name(), hook.name(), sequence, hook.job(),
                 previous ? List.of(hook.secret(), hook.previousSecret()) : List.of(hook.secret()),

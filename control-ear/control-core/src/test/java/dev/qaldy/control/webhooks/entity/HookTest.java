@@ -38,18 +38,22 @@ class HookTest {
         assertThat(hook.secretsAt(rolled.plus(Duration.ofHours(24)).minusMillis(1))).containsExactly("second", "first");
         assertThat(hook.secretsAt(rolled.plus(Duration.ofHours(24)))).containsExactly("second");
         assertThat(hook.previousUntil()).isEqualTo(rolled.plus(Duration.ofHours(24)));
+        assertThat(hook.previousAcceptedUntil(rolled)).isEqualTo(rolled.plus(Duration.ofHours(24)));
+        assertThat(hook.previousAcceptedUntil(rolled.plus(Duration.ofHours(24)))).isNull();
     }
 
     @Test
-    void a_roll_with_nothing_kept_stops_the_old_secret_at_once_and_a_second_roll_forgets_the_oldest() {
+    void a_roll_with_nothing_kept_stops_the_old_secret_for_new_deliveries_at_once_and_a_second_roll_forgets_the_oldest() {
         Hook hook = hook();
         Instant rolled = MADE.plusSeconds(60);
         hook.roll("second", rolled, Duration.ofHours(1));
-        hook.roll("third", rolled.plusSeconds(60), Duration.ZERO);
+        Instant again = rolled.plusSeconds(60);
+        hook.roll("third", again, Duration.ZERO);
 
-        assertThat(hook.secretsAt(rolled.plusSeconds(60))).containsExactly("third");
-        assertThat(hook.previousSecret()).isNull();
-        assertThat(hook.previousUntil()).isNull();
+        assertThat(hook.secretsAt(again)).containsExactly("third");
+        assertThat(hook.previousAcceptedUntil(again)).as("nothing kept").isNull();
+        assertThat(hook.secretsAt(again.minusMillis(1))).as("a delivery checked at the edge before the roll").containsExactly("second");
+        assertThat(hook.secretsAt(rolled.minusMillis(1))).as("the oldest is forgotten").doesNotContain("first");
     }
 
     @Test
