@@ -236,6 +236,18 @@ public final class Cell implements AutoCloseable {
         return qaldy(Map.of(), args);
     }
 
+    /**
+     * {@code bin/qaldy start control}, then waits (at most 30 s) until the gate forwards the API to it again
+     * ({@code GET /api/v1/ping} through the gate answers 200). bin/qaldy returns once the control plane is
+     * ready, but the gate makes no API call while its view says failing (503 at once) and sees the control
+     * plane back at its next probe: a test that calls the API right after the start waits for that.
+     */
+    public void startControl() throws IOException, InterruptedException {
+        qaldy("start", "control");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> send(request(publicHost(), "/api/v1/ping").timeout(Duration.ofSeconds(5)).GET().build()).statusCode() == 200);
+    }
+
     /** As {@link #qaldy(String...)}, with {@code moreEnv} on top of the cell's environment for this one command. */
     public String qaldy(Map<String, String> moreEnv, String... args) throws IOException, InterruptedException {
         Run run = run(moreEnv, Duration.ofMinutes(10), args);

@@ -77,7 +77,7 @@ class CodeMemoryIT {
             HttpResponse<String> neverServed = owner.get("notes", "/style-never-served.css");
             assertThat(neverServed.statusCode()).as("a file never served here needs the API").isEqualTo(503);
         } finally {
-            cell.qaldy("start", "control");
+            cell.startControl(); // later tests call the API through the gate at once
         }
     }
 
@@ -98,7 +98,7 @@ class CodeMemoryIT {
             assertThat(refused.body()).doesNotContain("Guestbook");
             assertThat(copy).doesNotExist();
         } finally {
-            cell.qaldy("start", "control");
+            cell.startControl(); // later tests call the API through the gate at once
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> owner.get("notes", "/").statusCode() == 200);
         assertThat(copies("notes", ".bundle")).as("the copy is written again once the API answers").hasSize(1);
@@ -123,7 +123,7 @@ class CodeMemoryIT {
             assertThat(during.body()).contains("Version two");
             assertThat(during.headers().firstValue("X-Qaldy-Code")).hasValue("memory");
         } finally {
-            cell.qaldy("start", "control");
+            cell.startControl(); // later tests call the API through the gate at once
         }
     }
 
@@ -203,7 +203,7 @@ class CodeMemoryIT {
             assertThat(page.headers().firstValue("X-Qaldy-Code")).hasValue("memory");
         } finally {
             standIn.stop(0);
-            cell.qaldy("start", "control");
+            cell.startControl(); // later tests call the API through the gate at once
         }
     }
 
@@ -250,7 +250,7 @@ class CodeMemoryIT {
             }
             assertThat(record).as("the older record was refused and deleted").doesNotExist();
         } finally {
-            cell.qaldy("start", "control");
+            cell.startControl(); // later tests call the API through the gate at once
         }
     }
 
