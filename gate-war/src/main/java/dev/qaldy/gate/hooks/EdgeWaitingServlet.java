@@ -1,5 +1,6 @@
 package dev.qaldy.gate.hooks;
 
+import dev.qaldy.contract.http.JsonAnswer;
 import dev.qaldy.contract.keys.CellPublicKeys;
 import dev.qaldy.gate.platform.CellSecrets;
 import dev.qaldy.gate.platform.GateConfig;
@@ -19,7 +20,6 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Collections;
 import java.util.List;
@@ -100,12 +100,7 @@ public class EdgeWaitingServlet extends HttpServlet {
                         .add("oldestReceivedAt", w.oldestReceived().toString()));
             }
         }
-        byte[] body = Json.createObjectBuilder().add("app", app).add("hooks", hooks).build().toString().getBytes(StandardCharsets.UTF_8);
-        res.setStatus(HttpServletResponse.SC_OK);
         Pages.securityHeaders(res);
-        res.setHeader("Cache-Control", "no-store");
-        res.setContentType("application/json");
-        res.setContentLength(body.length);
-        res.getOutputStream().write(body);
+        JsonAnswer.write(res, HttpServletResponse.SC_OK, Json.createObjectBuilder().add("app", app).add("hooks", hooks).build().toString());
     }
 }

@@ -33,8 +33,9 @@ final class OldQueueFile {
                 MVMap<Long, byte[]> deliveries = store.openMap("deliveries");
                 for (byte[] record : deliveries.values()) {
                     try {
-                        queue.append(QueuedDelivery.decode(record));
-                        moved++;
+                        if (queue.append(QueuedDelivery.decode(record)) instanceof EdgeQueue.Queued) {
+                            moved++;
+                        }
                     } catch (IOException | RuntimeException bad) {
                         unreadable++;
                     }
@@ -43,7 +44,7 @@ final class OldQueueFile {
                 store.close();
             }
             setAside(old, ".moved");
-            log.log(Level.INFO, "gate: webhook queue: {0} deliveries moved from {1} ({2} unreadable records dropped); the file is set aside",
+            log.log(Level.INFO, "gate: webhook queue: {0} deliveries moved from {1} ({2} unreadable records dropped; any other was a duplicate or over the queue''s bounds); the file is set aside",
                     new Object[] {moved, old, unreadable});
         } catch (RuntimeException | IOException e) {
             log.log(Level.SEVERE, "gate: webhook queue: the queue file of an earlier gate, " + old + ", cannot be read ("

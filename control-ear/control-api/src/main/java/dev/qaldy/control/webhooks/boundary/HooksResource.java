@@ -22,6 +22,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -69,6 +70,9 @@ public class HooksResource {
     @Inject
     CurrentSession current;
 
+    @Inject
+    Clock clock;
+
     @GET
     public List<HookView> list(@PathParam("app") String app) {
         return hooks.list(current.get(), app).stream()
@@ -76,7 +80,7 @@ public class HooksResource {
     }
 
     private HookView view(Hook h, String url) {
-        return new HookView(h.name(), h.job(), url, h.createdAt(), h.secretSince(), h.previousAcceptedUntil(Instant.now()));
+        return new HookView(h.name(), h.job(), url, h.createdAt(), h.secretSince(), h.previousAcceptedUntil(clock.instant()));
     }
 
     /**
