@@ -52,7 +52,7 @@ final class BillingWedge {
         BillingWedge wedge = new BillingWedge(cell);
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> wedge.billingRows() == 1);
         cell.qaldy("stop", "control", "--kill");
-        cell.qaldy("start", "control");
+        cell.startControl();
         wedge.heldRowMakesBillingBusyUntilItEnds();
     }
 

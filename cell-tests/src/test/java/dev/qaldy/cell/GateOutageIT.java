@@ -266,7 +266,7 @@ class GateOutageIT {
             assertThat(cell.send(owner.browserRequest("gate2", "memo", "/").GET().build()).statusCode())
                     .as("the push cleared the whole app's copy on gate2").isEqualTo(503);
         } finally {
-            cell.qaldy("start", "control");
+            cell.startControl();
         }
     }
 
@@ -321,7 +321,7 @@ class GateOutageIT {
             if (stopped) {
                 cell.signal("gate2", "CONT");
             }
-            cell.qaldy("start", "control");
+            cell.startControl();
         }
     }
 
@@ -339,7 +339,7 @@ class GateOutageIT {
             assertThat(afterRestart.body()).contains("Temporarily unavailable");
             assertThat(afterRestart.headers().allValues("Set-Cookie")).as("an outage never signs anyone out").isEmpty();
         } finally {
-            cell.qaldy("start", "control");
+            cell.startControl();
         }
     }
 
@@ -390,7 +390,7 @@ class GateOutageIT {
             Thread.sleep(1_200); // past the 1 s freshness window: only the outage rule can let them in
             assertAccess(viewer.get(app, "/"), 200, "outage-copy");
         } finally {
-            cell.qaldy("start", "control");
+            cell.startControl();
         }
         awaitAsked(viewer, app);
     }

@@ -110,7 +110,7 @@ class PublicSiteIT {
             assertThat(neverLearned.statusCode()).as("never treat unknown as public").isEqualTo(503);
             assertThat(neverLearned.headers().firstValue("X-Qaldy-Access")).hasValue("refused");
         } finally {
-            cell.qaldy("start", "control");
+            cell.startControl();
         }
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                 .until(() -> visitor("leaflet", "/contact.html").statusCode() == 200);
@@ -135,7 +135,7 @@ class PublicSiteIT {
             assertThat(during.statusCode()).as("private stays private without the API").isIn(302, 503);
             assertThat(during.body()).doesNotContain("Leaflet");
         } finally {
-            cell.qaldy("start", "control");
+            cell.startControl();
         }
         HttpResponse<String> back = owner.api("PUT", "/apps/leaflet/kind", "{\"kind\":\"site\"}");
         assertThat(back.statusCode()).as(back.body()).isEqualTo(200);
@@ -174,7 +174,7 @@ class PublicSiteIT {
             assertThat(refused.body()).doesNotContain("Leaflet");
             assertThat(copy).doesNotExist();
         } finally {
-            cell.qaldy("start", "control");
+            cell.startControl();
         }
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                 .until(() -> runtimeDirect("runtime2", "leaflet", "/about.html").statusCode() == 200);
