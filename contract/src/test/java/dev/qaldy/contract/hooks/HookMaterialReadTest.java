@@ -1,4 +1,4 @@
-package dev.qaldy.gate.hooks;
+package dev.qaldy.contract.hooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 /** The feed's and the push's shape of a hook, as the gate reads it. */
-class LearnedHookTest {
+class HookMaterialReadTest {
 
     static JsonObject json(String text) {
         return Json.createReader(new StringReader(text)).readObject();
@@ -20,11 +20,11 @@ class LearnedHookTest {
 
     @Test
     void a_made_hook_and_a_deleted_one_are_read_back_as_written() {
-        LearnedHook made = LearnedHook.read(json("{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":3,\"job\":\"digest\","
+        HookMaterial made = HookMaterial.read(json("{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":3,\"job\":\"digest\","
                 + "\"secrets\":[\"s1\",\"s2\"],\"since\":1000}"), p -> { }).orElseThrow();
         assertThat(made.secrets()).containsExactly("s1", "s2");
-        assertThat(LearnedHook.read(made.toJson(), p -> { })).contains(made);
-        LearnedHook deleted = LearnedHook.read(json("{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":4,\"deleted\":true}"), p -> { })
+        assertThat(HookMaterial.read(made.toJson(), p -> { })).contains(made);
+        HookMaterial deleted = HookMaterial.read(json("{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":4,\"deleted\":true}"), p -> { })
                 .orElseThrow();
         assertThat(deleted.deleted()).isTrue();
         assertThat(deleted.secrets()).isEmpty();
@@ -32,12 +32,12 @@ class LearnedHookTest {
 
     @Test
     void a_rolled_secret_keeps_the_previous_one_until_its_end_and_is_read_back_as_written() {
-        LearnedHook rolled = LearnedHook.read(json("{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":5,\"job\":\"digest\","
+        HookMaterial rolled = HookMaterial.read(json("{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":5,\"job\":\"digest\","
                 + "\"secrets\":[\"new\",\"old\"],\"since\":2000,\"previousUntil\":90000}"), p -> { }).orElseThrow();
         assertThat(rolled.previousUntil()).isEqualTo(90_000);
         assertThat(rolled.secretsAt(89_999)).containsExactly("new", "old");
         assertThat(rolled.secretsAt(90_000)).containsExactly("new");
-        assertThat(LearnedHook.read(rolled.toJson(), p -> { })).contains(rolled);
+        assertThat(HookMaterial.read(rolled.toJson(), p -> { })).contains(rolled);
         assertThat(rolled.toString()).doesNotContain("new").doesNotContain("old");
     }
 
@@ -51,7 +51,7 @@ class LearnedHookTest {
         "{\"app\":\"memo\",\"hook\":\"ping\",\"sequence\":3,\"secrets\":[\"s\"],\"since\":1}"})
     void anything_else_is_refused_with_a_reason_that_names_no_secret(String text) {
         List<String> problems = new ArrayList<>();
-        assertThat(LearnedHook.read(json(text), problems::add)).isEmpty();
+        assertThat(HookMaterial.read(json(text), problems::add)).isEmpty();
         assertThat(problems).hasSize(1).allMatch(p -> !p.contains("\"s\""));
     }
 }

@@ -1,4 +1,4 @@
-package dev.qaldy.control.webhooks.entity;
+package dev.qaldy.contract.hooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
 package dev.qaldy.gate.hooks;
 
+import dev.qaldy.contract.hooks.HookMaterial;
 import dev.qaldy.contract.hooks.HookSignature;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +30,7 @@ public final class EdgeCheck {
     private EdgeCheck() {
     }
 
-    public static Decision decide(Optional<LearnedHook> hook, byte[] body, String signature, Instant now, Duration tolerance) {
+    public static Decision decide(Optional<HookMaterial> hook, byte[] body, String signature, Instant now, Duration tolerance) {
         if (hook.isEmpty()) {
             return new Decision(Outcome.UNKNOWN, null);
         }

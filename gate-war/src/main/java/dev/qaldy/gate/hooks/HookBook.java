@@ -1,6 +1,8 @@
 package dev.qaldy.gate.hooks;
 
+import dev.qaldy.contract.hooks.HookMaterial;
 import dev.qaldy.contract.files.KeptFile;
+import dev.qaldy.gate.platform.LearnedFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,7 +24,7 @@ public final class HookBook {
     private final Path file;
     private final int maxHooks;
     private final Logger log;
-    private final Map<String, LearnedHook> hooks = new ConcurrentHashMap<>();
+    private final Map<String, HookMaterial> hooks = new ConcurrentHashMap<>();
     private long next;
 
     /** @param maxHooks most hooks (tombstones included) kept; a new one past it is not learned */
@@ -34,12 +36,12 @@ public final class HookBook {
 
     /** At start: what the file holds. A damaged file is set aside and the feed read again from its start. */
     public synchronized void restore() {
-        HookBookFile.Read read = HookBookFile.read(file);
-        if (read instanceof HookBookFile.Held held) {
-            held.hooks().forEach(h -> hooks.put(h.key(), h));
+        LearnedFile.Read<HookMaterial> read = LearnedFile.read(file, "hooks", HookMaterial::read);
+        if (read instanceof LearnedFile.Held<HookMaterial> held) {
+            held.entries().forEach(h -> hooks.put(h.key(), h));
             next = held.next();
             log.log(Level.INFO, "gate: hooks: {0} hooks read from {1} (up to change {2})", new Object[] {hooks.size(), file, next});
-        } else if (read instanceof HookBookFile.Corrupt corrupt) {
+        } else if (read instanceof LearnedFile.Corrupt<HookMaterial> corrupt) {
             log.log(Level.WARNING, "gate: hooks: cannot read {0} ({1}); {2}; read again from the control plane''s feed",
                     new Object[] {file, corrupt.why(), KeptFile.setAsideSaying(file)});
         } else {
@@ -48,8 +50,8 @@ public final class HookBook {
     }
 
     /** The hook's material while it exists as far as this gate knows. */
-    public Optional<LearnedHook> find(String app, String hook) {
-        LearnedHook held = hooks.get(LearnedHook.key(app, hook));
+    public Optional<HookMaterial> find(String app, String hook) {
+        HookMaterial held = hooks.get(HookMaterial.key(app, hook));
         return held == null || held.deleted() ? Optional.empty() : Optional.of(held);
     }
 
@@ -59,7 +61,7 @@ public final class HookBook {
      */
     public OptionalLong ownerOf(String app) {
         return hooks.values().stream().filter(h -> !h.deleted() && h.app().equals(app) && h.owner() > 0)
-                .mapToLong(LearnedHook::owner).findFirst();
+                .mapToLong(HookMaterial::owner).findFirst();
     }
 
     /** The feed's position: every change up to it was read. */
@@ -75,10 +77,10 @@ public final class HookBook {
      * @return how many changes were newer than what was held
      * @throws IOException when the file cannot be written (the changes stay in memory)
      */
-    public synchronized int learn(List<LearnedHook> changes, long feedNext) throws IOException {
+    public synchronized int learn(List<HookMaterial> changes, long feedNext) throws IOException {
         int taken = 0;
-        for (LearnedHook change : changes) {
-            LearnedHook held = hooks.get(change.key());
+        for (HookMaterial change : changes) {
+            HookMaterial held = hooks.get(change.key());
             if (held != null && held.sequence() >= change.sequence()) {
                 continue;
             }
@@ -95,7 +97,7 @@ public final class HookBook {
             next = feedNext;
         }
         if (taken > 0 || moved) {
-            HookBookFile.write(file, next, hooks.values());
+            LearnedFile.write(file, next, "hooks", hooks.values().stream().map(HookMaterial::toJson).toList(), null);
         }
         return taken;
     }

@@ -1,5 +1,6 @@
 package dev.qaldy.gate.hooks;
 
+import dev.qaldy.contract.hooks.HookMaterial;
 import dev.qaldy.gate.platform.InternalCall;
 import dev.qaldy.gate.platform.Page;
 import dev.qaldy.gate.platform.Pages;
@@ -35,9 +36,9 @@ public class HookMaterialPush {
     Logger log;
 
     public void receive(HttpServletRequest req, HttpServletResponse res) throws IOException {
-        LearnedHook hook = internal.receive(req, res, "a hook push", body -> {
+        HookMaterial hook = internal.receive(req, res, "a hook push", body -> {
             JsonObject json = InternalCall.readObject(body);
-            return json == null ? null : LearnedHook.read(json, problem -> {
+            return json == null ? null : HookMaterial.read(json, problem -> {
             }).orElse(null);
         }, "A hook push is a JSON object with app, hook, sequence and either secrets, job and since, or deleted: true.");
         if (hook == null) {

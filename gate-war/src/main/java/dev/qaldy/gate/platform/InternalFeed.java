@@ -3,6 +3,13 @@ package dev.qaldy.gate.platform;
 import dev.qaldy.contract.health.UpstreamHealth;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -10,10 +17,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Reads a page of one of the control plane's internal feeds (sharing changes, shield settings,
- * sign-outs) with the service token, on one HTTP/1.1 client. Each page tells
+ * sign-outs, hooks) with the service token, on one HTTP/1.1 client. Each page tells
  * {@link ControlPlaneHealth} how it ended; none is asked while it says failing.
  */
 @ApplicationScoped
@@ -76,5 +85,37 @@ public class InternalFeed {
             throw new IOException(feed + " answered more than " + maxBytes + " bytes");
         }
         return body;
+    }
+
+    /** One page of a cursor-paged feed: its entries (objects only), the position after them, and whether more follow. */
+    public record Changes(List<JsonObject> entries, long next, boolean more) {
+    }
+
+    /**
+     * {@code GET path?since=S&limit=L}, whose answer is {@code {"<key>":[…],"next":N,"more":B}} with
+     * {@code N >= since}; {@code more} is false for an empty page.
+     *
+     * @throws IOException as {@link #page}, or for an answer of another shape or an older position
+     */
+    public Changes changes(String path, String key, long since, int limit, Duration timeout, int maxBytes)
+            throws IOException, InterruptedException {
+        byte[] body = page(path + "?since=" + since + "&limit=" + limit, timeout, maxBytes, path);
+        JsonObject json;
+        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(body))) {
+            json = reader.readObject();
+        } catch (RuntimeException e) {
+            throw new IOException(path + ": an answer that is not a JSON object (" + e.getClass().getSimpleName() + ")");
+        }
+        if (!(json.get(key) instanceof JsonArray array) || !(json.get("next") instanceof JsonNumber next)
+                || !next.isIntegral() || next.longValue() < since) {
+            throw new IOException(path + ": an answer without " + key + " or with an older position");
+        }
+        List<JsonObject> entries = new ArrayList<>();
+        for (JsonValue entry : array) {
+            if (entry instanceof JsonObject object) {
+                entries.add(object);
+            }
+        }
+        return new Changes(entries, next.longValue(), json.getBoolean("more", false) && !array.isEmpty());
     }
 }

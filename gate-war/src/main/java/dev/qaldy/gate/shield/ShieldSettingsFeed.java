@@ -1,57 +1,39 @@
 package dev.qaldy.gate.shield;
 
 import dev.qaldy.contract.files.KeptFile;
+import dev.qaldy.gate.platform.FeedFollower;
 import dev.qaldy.gate.platform.InternalFeed;
-import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import dev.qaldy.gate.platform.LearnedFile;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
-import jakarta.json.JsonArray;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.Collection;
 import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Keeps the owners' shield settings in the background: every {@code qaldy.gate.shield.refresh} it
- * reads {@code GET /api/v1/internal/shield-settings?since=S} (at most {@value #MAX_PAGES} pages) into
- * {@link ShieldSettings}; requests never wait for it. The last settings stay in force while the API
- * is down (seed), also across a restart, from the copy in the shield's folder. An unreadable copy is
- * set aside and the feed read again from its start; until then app traffic gets 503
- * ({@link ShieldSettings#unknown()}), never config's settings in place of an owner's.
+ * Keeps the owners' shield settings in the background from {@code GET /api/v1/internal/shield-settings?since=S}
+ * every {@code qaldy.gate.shield.refresh} into {@link ShieldSettings}. The last settings stay in force
+ * while the API is down (seed), also across a restart, from {@code shield-settings.json} in the
+ * shield's folder ({@link LearnedFile}, with {@code "complete":B}: false while the feed is read again
+ * after a damaged copy). An unreadable copy is set aside and the feed read again from its start;
+ * until then app traffic gets 503 ({@link ShieldSettings#unknown()}), never config's settings in place
+ * of an owner's.
  */
 @ApplicationScoped
-public class ShieldSettingsFeed {
+public class ShieldSettingsFeed extends FeedFollower {
 
     static final String PATH = "/api/v1/internal/shield-settings";
-    static final int PAGE = 500;
-    static final int MAX_PAGES = 20;
-    static final int MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
     @Inject
     Shield shield;
-
-    @Inject
-    InternalFeed feed;
-
-    @Inject
-    Logger log;
-
-    @Resource
-    ManagedScheduledExecutorService scheduler;
 
     @Inject
     @ConfigProperty(name = "qaldy.gate.shield.refresh", defaultValue = "PT15S")
@@ -62,22 +44,21 @@ public class ShieldSettingsFeed {
     Duration fetchTimeout;
 
     private long next;
-    private boolean reachable = true;
-    private ScheduledFuture<?> ticking;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
         synchronized (this) {
-            LearnedSettingsFile.Read read = LearnedSettingsFile.read(file());
-            if (read instanceof LearnedSettingsFile.Held held) {
-                if (!held.complete()) {
+            LearnedFile.Read<OwnerSettings> read = readCopy(file());
+            if (read instanceof LearnedFile.Held<OwnerSettings> held) {
+                boolean complete = complete(held);
+                if (!complete) {
                     shield.settings().unknown();
                 }
-                held.settings().forEach(this::learn);
+                held.entries().forEach(this::learn);
                 next = held.next();
                 log.log(Level.INFO, "gate: shield: {0} apps'' own settings read from {1} (up to change {2}{3}); changes fetched every {4}",
-                        new Object[] {held.settings().size(), file(), next, held.complete() ? ""
+                        new Object[] {held.entries().size(), file(), next, complete ? ""
                                 : ", not all yet: app traffic gets 503 until the rest is fetched", refresh});
-            } else if (read instanceof LearnedSettingsFile.Corrupt corrupt) {
+            } else if (read instanceof LearnedFile.Corrupt<OwnerSettings> corrupt) {
                 shield.settings().unknown();
                 next = 0;
                 log.log(Level.WARNING, "gate: shield: cannot read the apps'' own settings kept in {0} ({1}); {2}; until they are "
@@ -89,77 +70,67 @@ public class ShieldSettingsFeed {
                         new Object[] {file(), refresh});
             }
         }
-        ticking = scheduler.scheduleWithFixedDelay(this::tick, 0, Math.max(100, refresh.toMillis()), TimeUnit.MILLISECONDS);
+        startFollowing();
     }
 
-    @PreDestroy
-    void stop() {
-        if (ticking != null) {
-            ticking.cancel(false);
-        }
+    @Override
+    protected String path() {
+        return PATH;
     }
 
-    /** Every change since the last one read, page by page, then the copy on disk. */
-    synchronized void tick() {
-        long before = next;
-        boolean knownNow = false;
-        try {
-            boolean whole = false;
-            for (int page = 0; page < MAX_PAGES && !whole; page++) {
-                whole = !fetchPage();
-            }
-            if (whole && !shield.settings().isKnown()) {
-                shield.settings().known();
-                knownNow = true;
-                log.log(Level.INFO, "gate: shield: the apps'' own settings were fetched again ({0} apps); app traffic is served again",
-                        shield.settings().learnedCount());
-            }
-            if (!reachable) {
-                reachable = true;
-                log.log(Level.INFO, "gate: shield settings: the control plane answers again");
-            }
-        } catch (IOException | RuntimeException e) {
-            if (reachable) {
-                reachable = false;
-                log.log(Level.INFO, "gate: shield settings: cannot ask the control plane ({0}); the last settings stay in force",
-                        e.toString());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    @Override
+    protected String key() {
+        return "settings";
+    }
+
+    @Override
+    protected String name() {
+        return "shield settings";
+    }
+
+    @Override
+    protected Duration refresh() {
+        return refresh;
+    }
+
+    @Override
+    protected Duration fetchTimeout() {
+        return fetchTimeout;
+    }
+
+    @Override
+    protected synchronized long since() {
+        return next;
+    }
+
+    @Override
+    protected synchronized void take(InternalFeed.Changes page) {
+        for (JsonObject entry : page.entries()) {
+            OwnerSettings.read(entry, problem -> log.log(Level.WARNING, "gate: shield settings: {0}", problem)).ifPresent(this::learn);
         }
-        if (next != before || knownNow) {
+        if (page.next() != next || !page.entries().isEmpty()) {
+            next = page.next();
             keep();
+        }
+    }
+
+    @Override
+    protected synchronized void caughtUp() {
+        if (!shield.settings().isKnown()) {
+            shield.settings().known();
+            keep();
+            log.log(Level.INFO, "gate: shield: the apps'' own settings were fetched again ({0} apps); app traffic is served again",
+                    shield.settings().learnedCount());
         }
     }
 
     /** A failure is logged; the next change tries again. */
     private void keep() {
         try {
-            LearnedSettingsFile.write(file(), next, shield.settings().learned().values(), shield.settings().isKnown());
+            writeCopy(file(), next, shield.settings().learned().values(), shield.settings().isKnown());
         } catch (IOException e) {
             log.log(Level.WARNING, "gate: cannot write shield settings to " + file(), e);
         }
-    }
-
-    /** True when there is more. */
-    private boolean fetchPage() throws IOException, InterruptedException {
-        byte[] body = feed.page(PATH + "?since=" + next + "&limit=" + PAGE, fetchTimeout, MAX_ANSWER_BYTES, "shield settings");
-        JsonObject json;
-        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(body))) {
-            json = reader.readObject();
-        }
-        if (!(json.get("settings") instanceof JsonArray settings) || !(json.get("next") instanceof JsonNumber last)
-                || !last.isIntegral() || last.longValue() < next) {
-            throw new IOException("shield settings: an answer without settings or with an older position");
-        }
-        for (JsonValue entry : settings) {
-            if (entry instanceof JsonObject object) {
-                OwnerSettings.read(object, problem -> log.log(Level.WARNING, "gate: shield settings: {0}", problem))
-                        .ifPresent(this::learn);
-            }
-        }
-        next = last.longValue();
-        return json.getBoolean("more", false) && !settings.isEmpty();
     }
 
     private void learn(OwnerSettings owner) {
@@ -169,6 +140,28 @@ public class ShieldSettingsFeed {
         } else {
             log.log(Level.FINE, "gate: shield: {0} settings of change {1}", new Object[] {owner.app(), owner.sequence()});
         }
+    }
+
+    /** {@link LearnedFile#read}, and Corrupt when {@code complete} is there but not true or false. */
+    static LearnedFile.Read<OwnerSettings> readCopy(Path file) {
+        LearnedFile.Read<OwnerSettings> read = LearnedFile.read(file, "settings", OwnerSettings::read);
+        if (read instanceof LearnedFile.Held<OwnerSettings> held) {
+            JsonValue complete = held.whole().get("complete");
+            if (complete != null && complete != JsonValue.TRUE && complete != JsonValue.FALSE) {
+                return new LearnedFile.Corrupt<>("complete is not true or false");
+            }
+        }
+        return read;
+    }
+
+    /** False only when the copy says it was written while the feed was read again in part. */
+    static boolean complete(LearnedFile.Held<OwnerSettings> held) {
+        return held.whole().get("complete") != JsonValue.FALSE;
+    }
+
+    static void writeCopy(Path file, long next, Collection<OwnerSettings> settings, boolean complete) throws IOException {
+        LearnedFile.write(file, next, "settings", settings.stream().map(OwnerSettings::toJson).toList(),
+                Json.createObjectBuilder().add("complete", complete).build());
     }
 
     Path file() {

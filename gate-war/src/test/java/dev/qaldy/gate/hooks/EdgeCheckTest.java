@@ -1,5 +1,6 @@
 package dev.qaldy.gate.hooks;
 
+import dev.qaldy.contract.hooks.HookMaterial;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.qaldy.contract.hooks.HookSignature;
@@ -16,7 +17,7 @@ class EdgeCheckTest {
     static final Instant NOW = Instant.ofEpochSecond(1_800_000_000L);
     static final Duration TOLERANCE = Duration.ofMinutes(5);
     static final byte[] BODY = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
-    static final Optional<LearnedHook> HOOK = Optional.of(new LearnedHook("memo", "a", 1, "ping", List.of("new", "old"), 0, Long.MAX_VALUE, 7, false));
+    static final Optional<HookMaterial> HOOK = Optional.of(new HookMaterial("memo", "a", 1, "ping", List.of("new", "old"), 0, Long.MAX_VALUE, 7, false));
 
     @Test
     void signed_right_with_any_secret_in_force_is_queued() {
@@ -35,7 +36,7 @@ class EdgeCheckTest {
 
     @Test
     void a_rolled_over_secret_is_refused_from_its_end_on_without_a_change_from_the_control_plane() {
-        Optional<LearnedHook> rolled = Optional.of(new LearnedHook("memo", "a", 2, "ping", List.of("new", "old"), 0,
+        Optional<HookMaterial> rolled = Optional.of(new HookMaterial("memo", "a", 2, "ping", List.of("new", "old"), 0,
                 NOW.toEpochMilli(), 7, false));
         String byOld = HookSignature.sign("old", NOW.getEpochSecond(), BODY);
         assertThat(EdgeCheck.decide(rolled, BODY, byOld, NOW.minusMillis(1), TOLERANCE).outcome()).isEqualTo(EdgeCheck.Outcome.QUEUE);

@@ -1,5 +1,6 @@
 package dev.qaldy.gate.hooks;
 
+import dev.qaldy.contract.hooks.HookMaterial;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -18,18 +19,18 @@ class HookBookTest {
     @TempDir
     Path dir;
 
-    static LearnedHook made(String hook, long sequence, String secret) {
-        return new LearnedHook("memo", hook, sequence, "ping", List.of(secret), 1_000, 0, 7, false);
+    static HookMaterial made(String hook, long sequence, String secret) {
+        return new HookMaterial("memo", hook, sequence, "ping", List.of(secret), 1_000, 0, 7, false);
     }
 
     @Test
     void the_newer_change_wins_and_a_late_push_never_brings_a_hook_back() throws Exception {
         HookBook book = new HookBook(dir.resolve("hooks.json"), 100, LOG);
         book.learn(List.of(made("a", 1, "s1"), made("b", 2, "s2")), 2);
-        book.learn(List.of(new LearnedHook("memo", "a", 3, null, List.of(), 0, 0, 0, true)), -1);
+        book.learn(List.of(new HookMaterial("memo", "a", 3, null, List.of(), 0, 0, 0, true)), -1);
         assertThat(book.learn(List.of(made("a", 1, "s1")), 2)).isZero();
         assertThat(book.find("memo", "a")).isEmpty();
-        assertThat(book.find("memo", "b")).map(LearnedHook::secrets).contains(List.of("s2"));
+        assertThat(book.find("memo", "b")).map(HookMaterial::secrets).contains(List.of("s2"));
         assertThat(book.next()).isEqualTo(2);
     }
 

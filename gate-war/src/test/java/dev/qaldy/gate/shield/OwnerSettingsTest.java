@@ -1,5 +1,7 @@
 package dev.qaldy.gate.shield;
 
+import dev.qaldy.gate.platform.LearnedFile;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.json.Json;
@@ -87,21 +89,22 @@ class OwnerSettingsTest {
         OwnerSettings owner = read("{\"app\":\"guestbook\",\"sequence\":9,\"perClientPerMinute\":30,\"perAppPerDay\":3,"
                 + "\"blockedUserAgents\":[\"(?i)curl\"],\"deniedCidrs\":[\"2001:db8::/32\"]}", problems);
         Path file = dir.resolve("gate-shield/shield-settings.json");
-        LearnedSettingsFile.write(file, 12, List.of(owner), true);
-        LearnedSettingsFile.Held held = (LearnedSettingsFile.Held) LearnedSettingsFile.read(file);
+        ShieldSettingsFeed.writeCopy(file, 12, List.of(owner), true);
+        LearnedFile.Held<OwnerSettings> held = (LearnedFile.Held<OwnerSettings>) ShieldSettingsFeed.readCopy(file);
         assertThat(held.next()).isEqualTo(12);
-        assertThat(held.complete()).isTrue();
-        assertThat(held.settings()).hasSize(1);
-        OwnerSettings back = held.settings().get(0);
+        assertThat(ShieldSettingsFeed.complete(held)).isTrue();
+        assertThat(held.entries()).hasSize(1);
+        OwnerSettings back = held.entries().get(0);
         assertThat(back.limits()).isEqualTo(owner.limits());
         assertThat(back.sequence()).isEqualTo(9);
         assertThat(back.blockedUserAgents().get(0).pattern()).isEqualTo("(?i)curl");
         assertThat(back.deniedRanges()).isEqualTo(owner.deniedRanges());
         assertThat(problems).isEmpty();
 
-        assertThat(LearnedSettingsFile.read(dir.resolve("none.json"))).as("never written").isInstanceOf(LearnedSettingsFile.Missing.class);
-        LearnedSettingsFile.write(file, 4, List.of(owner), false);
-        assertThat(((LearnedSettingsFile.Held) LearnedSettingsFile.read(file)).complete()).as("read again in part").isFalse();
+        assertThat(ShieldSettingsFeed.readCopy(dir.resolve("none.json"))).as("never written").isInstanceOf(LearnedFile.Missing.class);
+        ShieldSettingsFeed.writeCopy(file, 4, List.of(owner), false);
+        assertThat(ShieldSettingsFeed.complete((LearnedFile.Held<OwnerSettings>) ShieldSettingsFeed.readCopy(file))).as("read again in part")
+                .isFalse();
     }
 
     /** The gate wrote every entry itself: anything it cannot read back means the copy is damaged, never "nothing set". */
@@ -119,7 +122,7 @@ class OwnerSettingsTest {
     void aDamagedCopyIsCorrupt(String what, String content, @TempDir Path dir) throws Exception {
         Path file = dir.resolve("shield-settings.json");
         Files.writeString(file, content);
-        assertThat(LearnedSettingsFile.read(file)).isInstanceOf(LearnedSettingsFile.Corrupt.class);
+        assertThat(ShieldSettingsFeed.readCopy(file)).isInstanceOf(LearnedFile.Corrupt.class);
     }
 
     @Test
@@ -162,8 +165,8 @@ class OwnerSettingsTest {
         assertThat(settings.forApp("guestbook").dayZone()).isEqualTo(java.time.ZoneId.of("Europe/Berlin"));
 
         Path file = dir.resolve("shield-settings.json");
-        LearnedSettingsFile.write(file, 3, List.of(berlin), true);
-        assertThat(((LearnedSettingsFile.Held) LearnedSettingsFile.read(file)).settings().get(0).dayZone())
+        ShieldSettingsFeed.writeCopy(file, 3, List.of(berlin), true);
+        assertThat(((LearnedFile.Held<OwnerSettings>) ShieldSettingsFeed.readCopy(file)).entries().get(0).dayZone())
                 .as("on disk, for a gate restarted with the API down").isEqualTo(java.time.ZoneId.of("Europe/Berlin"));
     }
 }

@@ -5,7 +5,7 @@ import dev.qaldy.control.webhooks.entity.Hook;
 import dev.qaldy.control.webhooks.entity.HookChange;
 import dev.qaldy.control.webhooks.entity.HookChanged;
 import dev.qaldy.control.webhooks.entity.HookClock;
-import dev.qaldy.control.webhooks.entity.HookMaterial;
+import dev.qaldy.contract.hooks.HookMaterial;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -46,7 +46,7 @@ public class HookChanges {
 
     public void made(Hook hook) {
         long sequence = record(hook.app().name(), hook.name(), false);
-        changed.fire(new HookChanged(HookMaterial.of(hook, sequence, clock.instant())));
+        changed.fire(new HookChanged(hook.material(sequence, clock.instant())));
     }
 
     public void deleted(String app, String hook) {
@@ -71,7 +71,7 @@ public class HookChanges {
                     "SELECT h FROM Hook h WHERE h.app.name = :app AND h.name = :name", Hook.class)
                     .setParameter("app", row.appName()).setParameter("name", row.hookName()).getResultStream().findFirst().orElse(null);
             out.add(hook == null ? HookMaterial.deleted(row.appName(), row.hookName(), row.sequence())
-                    : HookMaterial.of(hook, row.sequence(), clock.instant()));
+                    : hook.material(row.sequence(), clock.instant()));
         }
         long next = rows.isEmpty() ? since : rows.get(rows.size() - 1).sequence();
         return new Page(out, next, rows.size() == limit);

@@ -3,6 +3,7 @@ package dev.qaldy.control.webhooks.entity;
 import dev.qaldy.control.apps.entity.App;
 import dev.qaldy.control.platform.control.InvalidInput;
 import dev.qaldy.control.schedules.entity.JobName;
+import dev.qaldy.contract.hooks.HookMaterial;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -44,7 +45,7 @@ public class Hook {
     /** Longest a rolled-over secret stays in force (Stripe's longest choice: 7 days). */
     public static final Duration MAX_PREVIOUS = Duration.ofDays(7);
     /** Hook names: 1 to 40 of a-z, 0-9 and '-' (they are a URL path segment). */
-    public static final Pattern NAME = Pattern.compile("[a-z0-9-]{1,40}");
+    public static final Pattern NAME = HookMaterial.NAME;
 
     @Id
     @SequenceGenerator(name = "HOOKS_SEQ", sequenceName = "HOOKS_SEQ", allocationSize = 10)
@@ -146,6 +147,17 @@ public class Hook {
     /** When the rolled-over secret stops being in force, or null when there is none. */
     public Instant previousUntil() {
         return previousUntil == null ? null : Instant.ofEpochMilli(previousUntil);
+    }
+
+    /**
+     * What the gates are told of this hook as change {@code sequence} (issue 17); a rolled-over
+     * secret already stopped at {@code now} is left out.
+     */
+    public HookMaterial material(long sequence, Instant now) {
+        boolean previous = previousAcceptedUntil(now) != null;
+        Long owner = app.owner().id();
+        return new HookMaterial(app.name(), name, sequence, job, previous ? List.of(secret, previousSecret()) : List.of(secret),
+                secretSince().toEpochMilli(), previous ? previousUntil().toEpochMilli() : 0, owner == null ? 0 : owner, false);
     }
 
     /** @throws InvalidInput unless {@code name} is 1 to 40 of a-z, 0-9 and '-' */

@@ -1,4 +1,4 @@
-package dev.qaldy.gate.hooks;
+package dev.qaldy.contract.hooks;
 
 import dev.qaldy.contract.apps.AppLabel;
 import jakarta.json.Json;
@@ -14,9 +14,12 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * What the control plane told this gate about one hook (its feed and its pushes, issue 17): the
- * secrets a delivery may be signed with, or that the hook was deleted. The newer change (higher
- * {@code sequence}) wins. Holds secrets: never logged ({@link #toString} leaves them out), never answered.
+ * What a gate needs to check a delivery to one hook itself while the API cannot be asked (issue 17),
+ * as the control plane's internal feed and its pushes carry it, and as the gate keeps it:
+ * {@code {"app","hook","sequence","job","secrets":[…],"since"[,"previousUntil"][,"owner"]}}, or
+ * {@code {"app","hook","sequence","deleted":true}}. The newer change (higher {@code sequence}) wins.
+ * Holds secrets: only on the internal listener and feed, never logged ({@link #toString} leaves them
+ * out), never in a public answer.
  *
  * @param secrets       the current secret first; after a roll, the previous one second
  * @param since         epoch ms from which the current secret is in force
@@ -24,19 +27,25 @@ import java.util.regex.Pattern;
  *                      gate refuses it on its own, no change needed
  * @param owner         the app's owner (a person id), who may see what waits at the edge; 0 when not told
  */
-public record LearnedHook(String app, String hook, long sequence, String job, List<String> secrets, long since, long previousUntil,
+public record HookMaterial(String app, String hook, long sequence, String job, List<String> secrets, long since, long previousUntil,
         long owner, boolean deleted) {
 
     /** The control plane's hook names. */
-    static final Pattern NAME = Pattern.compile("[a-z0-9-]{1,40}");
+    public static final Pattern NAME = Pattern.compile("[a-z0-9-]{1,40}");
     /** Most secrets in force at once, and the longest. */
     static final int MAX_SECRETS = 4;
     static final int MAX_SECRET_LENGTH = 128;
 
-    public LearnedHook {
+    public HookMaterial {
         secrets = List.copyOf(secrets);
     }
 
+    /** A deleted hook's tombstone: no secrets. */
+    public static HookMaterial deleted(String app, String hook, long sequence) {
+        return new HookMaterial(app, hook, sequence, null, List.of(), 0, 0, 0, true);
+    }
+
+    /** {@code app/hook}. */
     public String key() {
         return key(app, hook);
     }
@@ -51,7 +60,7 @@ public record LearnedHook(String app, String hook, long sequence, String job, Li
     }
 
     /** The feed's shape; empty (and {@code problem} told) when it is not one. */
-    public static Optional<LearnedHook> read(JsonObject json, java.util.function.Consumer<String> problem) {
+    public static Optional<HookMaterial> read(JsonObject json, java.util.function.Consumer<String> problem) {
         String app = json.get("app") instanceof JsonString a ? a.getString() : null;
         String hook = json.get("hook") instanceof JsonString h ? h.getString() : null;
         if (!AppLabel.valid(app) || hook == null || !NAME.matcher(hook).matches()
@@ -60,7 +69,7 @@ public record LearnedHook(String app, String hook, long sequence, String job, Li
             return Optional.empty();
         }
         if (json.get("deleted") == JsonValue.TRUE) {
-            return Optional.of(new LearnedHook(app, hook, seq.longValue(), null, List.of(), 0, 0, 0, true));
+            return Optional.of(deleted(app, hook, seq.longValue()));
         }
         List<String> secrets = new ArrayList<>();
         if (json.get("secrets") instanceof jakarta.json.JsonArray array) {
@@ -78,9 +87,10 @@ public record LearnedHook(String app, String hook, long sequence, String job, Li
         }
         long previousUntil = json.get("previousUntil") instanceof JsonNumber until && until.isIntegral() ? until.longValue() : 0;
         long owner = json.get("owner") instanceof JsonNumber o && o.isIntegral() ? o.longValue() : 0;
-        return Optional.of(new LearnedHook(app, hook, seq.longValue(), job, secrets, since.longValue(), previousUntil, owner, false));
+        return Optional.of(new HookMaterial(app, hook, seq.longValue(), job, secrets, since.longValue(), previousUntil, owner, false));
     }
 
+    /** The feed's shape, which {@link #read} takes. */
     public JsonObject toJson() {
         JsonObjectBuilder json = Json.createObjectBuilder().add("app", app).add("hook", hook).add("sequence", sequence);
         if (deleted) {
