@@ -1,9 +1,11 @@
 // The guestbook's server side. It runs in Qaldy's sandbox: handlers are registered on the global
 // `app`, and the notes are records of the collection "entries" in the app's data API
 // (`qaldy.data`), so they outlive the runtime host and every runtime host sees the same notes.
-// The data API is served by the control plane: while it is down, reading notes answers a calm
-// 503 of the guestbook's own (the error is caught below), and signing gets Qaldy's 503 page
-// (the error is not caught, so the platform answers for it).
+// The data API is served by the control plane; while it is down, reading notes is answered from
+// the runtime host's replica (the page then has `asOf`, and says so), never older than the page's
+// bookmark. When even that cannot answer, reading notes answers a calm 503 of the guestbook's own
+// (the error is caught below), and signing gets Qaldy's 503 page (the error is not caught, so the
+// platform answers for it).
 
 var MAX_NAME = 80;
 var MAX_MESSAGE = 500;
@@ -41,7 +43,8 @@ app.post('/api/sign', function (req) {
 app.get('/api/entries', function () {
   try {
     var page = qaldy.data.list('entries', { limit: SHOWN, order: 'newest' });
-    return { status: 200, json: { entries: page.records.map(function (r) { return r.data; }) } };
+    var entries = page.records.map(function (r) { return r.data; });
+    return { status: 200, json: page.asOf ? { entries: entries, asOf: page.asOf } : { entries: entries } };
   } catch (e) {
     if (e.code === 'unavailable') {
       return {

@@ -1,5 +1,7 @@
 // The guestbook's page: signs through POST /api/sign and lists notes from GET /api/entries.
 // Every piece of user text goes into the page with textContent, never as HTML.
+// Qaldy's data bookmark (X-Qaldy-Data-Bookmark) is kept for the tab and sent back with each request,
+// so a note you just signed is never missing from the list, also while Qaldy reads from a replica.
 (function () {
   'use strict';
 
@@ -11,6 +13,29 @@
   var statusLine = document.getElementById('status');
   var list = document.getElementById('entries');
   var empty = document.getElementById('empty');
+  var asOf = document.getElementById('as-of');
+  var BOOKMARK = 'X-Qaldy-Data-Bookmark';
+
+  function bookmark() {
+    try { return sessionStorage.getItem('qaldy-data-bookmark'); } catch (e) { return null; }
+  }
+
+  function keepBookmark(response) {
+    var seen = response.headers.get(BOOKMARK);
+    var held = bookmark();
+    if (seen && /^[0-9]{1,18}$/.test(seen) && (!held || Number(seen) > Number(held))) {
+      try { sessionStorage.setItem('qaldy-data-bookmark', seen); } catch (e) { /* private mode: not kept */ }
+    }
+    return response;
+  }
+
+  function headers(more) {
+    var all = { Accept: 'application/json' };
+    var held = bookmark();
+    if (held) { all[BOOKMARK] = held; }
+    Object.keys(more || {}).forEach(function (k) { all[k] = more[k]; });
+    return all;
+  }
 
   function say(text, kind) {
     statusLine.textContent = text;
@@ -63,7 +88,8 @@
   }
 
   function loadEntries() {
-    fetch('/api/entries', { headers: { Accept: 'application/json' } })
+    fetch('/api/entries', { headers: headers() })
+      .then(keepBookmark)
       .then(readAnswer)
       .then(function (answer) {
         if (!answer.ok) {
@@ -75,6 +101,11 @@
           list.appendChild(entryElement(entry));
         });
         showEntries();
+        asOf.hidden = !answer.data.asOf;
+        asOf.textContent = answer.data.asOf
+          ? 'Qaldy is answering from a copy of the notes as of ' + when(answer.data.asOf)
+            + '. Notes signed elsewhere since then show up once it is back; signing waits until then.'
+          : '';
       })
       .catch(function () {
         say('Could not load the notes. Check your connection and reload.', 'error');
@@ -98,9 +129,10 @@
     say('Signing…');
     fetch('/api/sign', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      headers: headers({ 'Content-Type': 'application/json' }),
       body: JSON.stringify({ name: name, message: message })
     })
+      .then(keepBookmark)
       .then(readAnswer)
       .then(function (answer) {
         if (!answer.ok) {

@@ -1,5 +1,6 @@
 package dev.qaldy.gate.hooks;
 
+import dev.qaldy.contract.files.SqliteFile;
 import dev.qaldy.contract.hooks.HookSignature;
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -19,8 +20,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteDataSource;
 
 /**
  * The gate's durable queue of checked webhook deliveries (issue 17), in one SQLite database
@@ -103,18 +102,8 @@ public final class EdgeQueue implements AutoCloseable {
         this.log = log;
         ownerOnly(dir);
         Path file = dir.resolve(FILE);
-        if (POSIX && !Files.exists(file)) {
-            // SQLite gives its -wal and -shm files the database file's mode: made owner-only before it opens it.
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        }
-        SQLiteConfig config = new SQLiteConfig();
-        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL); // each commit fsyncs the log before it returns
-        config.setBusyTimeout(2_000);
-        SQLiteDataSource source = new SQLiteDataSource(config);
-        source.setUrl("jdbc:sqlite:" + file);
+        db = SqliteFile.open(file, true); // each commit fsyncs the log before it returns: a 202 is kept
         try {
-            db = source.getConnection();
             try (Statement s = db.createStatement()) {
                 s.execute("CREATE TABLE IF NOT EXISTS DELIVERIES (POSITION INTEGER PRIMARY KEY AUTOINCREMENT, RECORD BLOB NOT NULL)");
             }

@@ -1,6 +1,7 @@
 package dev.qaldy.gate.proxy;
 
 import dev.qaldy.contract.apps.AppLabel;
+import dev.qaldy.contract.data.DataBookmarks;
 import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.session.Session;
 import dev.qaldy.gate.hooks.EdgeHooks;
@@ -36,7 +37,9 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
  * <li>webhooks: {@code POST /hooks/<app>/<hook>} → {@code {control}/api/v1/hooks/<app>/<hook>},
  * body bounded by {@code qaldy.webhooks.max-body-bytes} (413), only {@link #HOOK_HEADERS};</li>
  * <li>app data: {@code /.qaldy/data/<collection>[/<id>]} → {@code {control}/api/v1/internal/data/<app>/…}
- * with the service token and {@code X-Qaldy-Person-Id}.</li>
+ * with the service token and {@code X-Qaldy-Person-Id}; a read the control plane cannot answer (or
+ * one made while the view says failing) goes to the runtime host's replica instead
+ * ({@code /.qaldy/edge-data/…}, issue 18), which answers or says 503.</li>
  * </ul>
  * Seed: the data API stops with the control plane: unreachable, late or 5xx is a 503 problem with
  * {@code Retry-After}, never a false 200 or a hang; sent whatever {@link ControlPlaneHealth} says,
@@ -56,7 +59,10 @@ public final class ControlForwarder {
     static final List<String> HOOK_HEADERS = List.of("Content-Type", "Qaldy-Signature", "X-Qaldy-Signature", "Idempotency-Key",
             "X-Qaldy-Delivery", "User-Agent");
     /** The only headers of the control plane's answer passed back. */
-    static final List<String> ANSWER_HEADERS = List.of("Content-Type", "Retry-After", "X-Qaldy-Replayed");
+    static final List<String> ANSWER_HEADERS = List.of("Content-Type", "Retry-After", "X-Qaldy-Replayed", DataBookmarks.HEADER,
+            DataBookmarks.SOURCE, DataBookmarks.AS_OF);
+    /** The runtime host's replica reads (issue 18). */
+    static final String EDGE_DATA = "/.qaldy/edge-data/";
 
     private final GateConfig config;
     private final CellSecrets secrets;
@@ -160,6 +166,12 @@ public final class ControlForwarder {
             problem(res, Page.tooLarge(MAX_DATA_BODY));
             return;
         }
+        String target = path.group(1) + (item ? path.group(2) : "") + (query == null || query.isEmpty() ? "" : "?" + query);
+        Unavailable unavailable = "GET".equals(method) ? r -> fromReplica(app, target, req, r) : r -> problem(r, dataUnavailable());
+        if ("GET".equals(method) && controlPlane.view().failing()) {
+            unavailable.answer(res); // not asked while failing: the replica answers at once
+            return;
+        }
         ClassicHttpRequest request = new BasicClassicHttpRequest(method, URI.create(config.controlUrl() + "/api/v1/internal/data/"
                 + app + "/" + path.group(1) + (item ? path.group(2) : "") + (query == null || query.isEmpty() ? "" : "?" + query)));
         copy(req, request, "Content-Type");
@@ -170,7 +182,36 @@ public final class ControlForwarder {
         if ("POST".equals(method) || "PUT".equals(method)) {
             body = forwarder.send(req, request, MAX_DATA_BODY);
         }
-        send(request, body, req, res, r -> problem(r, dataUnavailable()), Page.tooLarge(MAX_DATA_BODY), "data of " + app);
+        send(request, body, req, res, unavailable, Page.tooLarge(MAX_DATA_BODY), "data of " + app);
+    }
+
+    /** A read of {@code app}'s data from the runtime host's replica; 503 {@link #dataUnavailable()} when it has no answer. */
+    private void fromReplica(String app, String target, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        ClassicHttpRequest request = new BasicClassicHttpRequest("GET", URI.create(config.runtimeUrl() + EDGE_DATA + target));
+        request.addHeader(ControlPlane.SERVICE_TOKEN_HEADER, secrets.toRuntime());
+        request.addHeader("X-Qaldy-App", app);
+        copy(req, request, DataBookmarks.HEADER);
+        try (ClassicHttpResponse response = forwarder.open(request, answering)) {
+            if (response.getCode() != 200 && response.getCode() != 404) {
+                problem(res, dataUnavailable());
+                return;
+            }
+            res.setStatus(response.getCode());
+            Pages.securityHeaders(res);
+            res.setHeader("Cache-Control", "no-store");
+            for (String name : ANSWER_HEADERS) {
+                Header header = response.getFirstHeader(name);
+                if (header != null) {
+                    res.setHeader(name, header.getValue());
+                }
+            }
+            Forwarder.streamBack(response, res);
+        } catch (IOException e) {
+            log.log(Level.INFO, "gate: the runtime host's data replica cannot be asked for {0}: {1}", new Object[] {app, e.toString()});
+            if (!res.isCommitted()) {
+                problem(res, dataUnavailable());
+            }
+        }
     }
 
     /** How a route answers when the control plane cannot be asked: unreachable, late, 5xx, or the bound reached. */

@@ -59,6 +59,9 @@ public final class ProxyHeaders {
             case "authorization", "cookie" -> {
                 return upstream == Upstream.CONTROL;
             }
+            case "x-qaldy-data-bookmark" -> {
+                return true; // the reader's own freshness floor (issue 18): it can only make an answer newer or a 503
+            }
             default -> {
                 return !n.startsWith("x-forwarded-") && !n.startsWith("x-qaldy-");
             }

@@ -221,7 +221,7 @@ public final class FakeDataApi implements AutoCloseable {
             Duration timeout = Duration.ofMillis(dataTimeoutMs);
             ControlPlaneClient client = new ControlPlaneClient(url(), timeout, timeout, 1 << 20, credentials, health);
             return new Sandbox(cpuMillis, 64L * 1024 * 1024, 20, new AppStore(1 << 20),
-                    new AppDataClient(client, credentials, timeout), Logger.getLogger(FakeDataApi.class.getName()));
+                    new AppDataClient(client, credentials, timeout), null, Logger.getLogger(FakeDataApi.class.getName()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -77,7 +77,7 @@ public final class TestHost {
                 Duration.ofMinutes(2), Duration.ofMillis(500), Duration.ofSeconds(2), null,
                 Optional.of(dcCache.resolveSibling("runtime-cap").toString()), clock, log, health);
         Sandbox sandbox = new Sandbox(200, 64L * 1024 * 1024, 20, new AppStore(1 << 20),
-                new AppDataClient(client, credentials, Duration.ofMillis(500)), log);
+                new AppDataClient(client, credentials, Duration.ofMillis(500)), null, log);
         servlet = new SiteServlet(credentials, code, new ServedFiles(copies), sandbox, cap, log, Duration.ofSeconds(30));
         jobs = new JobServlet(credentials, code, sandbox, cap, log, Duration.ofSeconds(30), JsonDepth.DEFAULT_MAX);
     }

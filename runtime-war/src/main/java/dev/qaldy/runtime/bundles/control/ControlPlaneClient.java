@@ -1,5 +1,6 @@
 package dev.qaldy.runtime.bundles.control;
 
+import dev.qaldy.contract.data.DataBookmarks;
 import dev.qaldy.contract.health.UpstreamHealth;
 import dev.qaldy.contract.http.LimitedBytes;
 import dev.qaldy.contract.http.ProblemJson;
@@ -225,11 +226,15 @@ public class ControlPlaneClient {
                     + " problem JSON (" + (type.isEmpty() ? "no Content-Type" : type) + ") for " + what + ": its application is not serving");
         }
         call.answered();
-        return new Answer(response.statusCode(), type, response.body());
+        return new Answer(response.statusCode(), type, response.body(),
+                DataBookmarks.parse(response.headers().firstValue(DataBookmarks.HEADER).orElse(null)).orElse(-1));
     }
 
-    /** An answer of the control plane below 500: status, its Content-Type ("" when none) and body. */
-    public record Answer(int status, String contentType, byte[] body) {
+    /**
+     * An answer of the control plane below 500: status, its Content-Type ("" when none), body, and the
+     * data API's bookmark ({@link DataBookmarks#HEADER}; -1 when it has none).
+     */
+    public record Answer(int status, String contentType, byte[] body, long dataBookmark) {
     }
 
     /** An answer body over its bound. */

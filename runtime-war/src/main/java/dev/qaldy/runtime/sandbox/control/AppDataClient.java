@@ -52,8 +52,12 @@ public class AppDataClient {
         this.timeout = timeout;
     }
 
-    /** The control plane's answer below 500, as JSON text ("" for none). */
-    public record Reply(int status, String json) {
+    /**
+     * An answer below 500, as JSON text ("" for none), with the position it reflects ({@code bookmark},
+     * -1: none) and, for one from the replica, when the replica last heard from the feed ({@code asOf};
+     * null from the control plane).
+     */
+    public record Reply(int status, String json, long bookmark, java.time.Instant asOf) {
     }
 
     /** The data API cannot be reached now: the control plane is down, hung, failing or starting. */
@@ -102,7 +106,9 @@ public class AppDataClient {
         }
         ControlPlaneClient.Answer answer;
         try {
-            answer = control.passThrough(request, method + " " + path, MAX_ANSWER_BYTES, timeout);
+            // A read is not sent while the view says failing (the replica answers it at once); a write has nothing else.
+            answer = method.equals("GET") ? control.exchange(request, method + " " + path, MAX_ANSWER_BYTES, timeout)
+                    : control.passThrough(request, method + " " + path, MAX_ANSWER_BYTES, timeout);
         } catch (ControlPlaneUnavailableException | UnexpectedAnswerException e) {
             throw new Unavailable(e.getMessage(), e);
         }
@@ -112,6 +118,6 @@ public class AppDataClient {
             throw new Unavailable("control plane: HTTP " + answer.status() + " " + type + " for " + path
                     + " is not the API (still starting?)", null);
         }
-        return new Reply(answer.status(), new String(answer.body(), StandardCharsets.UTF_8));
+        return new Reply(answer.status(), new String(answer.body(), StandardCharsets.UTF_8), answer.dataBookmark(), null);
     }
 }

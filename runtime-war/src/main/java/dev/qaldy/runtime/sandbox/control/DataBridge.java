@@ -1,7 +1,10 @@
 package dev.qaldy.runtime.sandbox.control;
 
+import dev.qaldy.runtime.data.control.DataReplica;
+import dev.qaldy.runtime.data.entity.DataSession;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 import org.mozilla.javascript.BaseFunction;
 import org.mozilla.javascript.Context;
 import org.mozilla.javascript.JavaScriptException;
@@ -29,8 +32,13 @@ import org.mozilla.javascript.json.JsonParser;
  * uncaught, the visitor gets a 503 problem), {@code invalid} (400), {@code not-found} (404),
  * {@code conflict} (409: the app holds the most records it may), {@code too-large} (413: a record is
  * at most 16 KiB of JSON), {@code limit} (more than the calls one handler call may make),
- * {@code unexpected}. Once a call found the API unavailable, the call's later data calls fail at
- * once with the same code, so a handler waits at most one timeout for an outage.
+ * {@code unexpected}. Once a call found the API unavailable, the call's later data calls do not
+ * ask it again, so a handler waits at most one timeout for an outage.
+ *
+ * <p>Issue 18: while the control plane cannot be asked, {@code get} and {@code list} are answered
+ * from this host's {@link DataReplica} when it can (the answer then has {@code asOf}, when the replica
+ * last heard from the data feed, ISO-8601), never older than the call's {@link DataSession} floor;
+ * writes still fail with {@code unavailable}.
  */
 final class DataBridge {
 
@@ -40,14 +48,18 @@ final class DataBridge {
     static final int MAX_RECORD = 16 * 1024;
 
     private final AppDataClient client;
+    private final DataReplica replica;
+    private final DataSession session;
     private final String app;
     private final String grant;
     private final int maxCalls;
     private int calls;
     private String unavailable;
 
-    private DataBridge(AppDataClient client, String app, String grant, int maxCalls) {
+    private DataBridge(AppDataClient client, DataReplica replica, DataSession session, String app, String grant, int maxCalls) {
         this.client = client;
+        this.replica = replica;
+        this.session = session;
         this.app = app;
         this.grant = grant;
         this.maxCalls = maxCalls;
@@ -57,11 +69,14 @@ final class DataBridge {
      * Installs a frozen {@code qaldy} global with {@code qaldy.data} for one call of {@code app}'s code.
      *
      * @param client   the data API client, or null on a host without one (every call is then unavailable)
+     * @param replica  this host's replica of the apps' data, or null for none
+     * @param session  the call's bookmarks (what it read, how new)
      * @param grant    the data grant for {@code app} that came with the request or job (null: none; the API refuses)
      * @param maxCalls the most data calls this one call may make
      */
-    static void install(Context cx, ScriptableObject scope, AppDataClient client, String app, String grant, int maxCalls) {
-        DataBridge bridge = new DataBridge(client, app, grant, maxCalls);
+    static void install(Context cx, ScriptableObject scope, AppDataClient client, DataReplica replica, DataSession session, String app,
+            String grant, int maxCalls) {
+        DataBridge bridge = new DataBridge(client, replica, session, app, grant, maxCalls);
         int fixed = ScriptableObject.READONLY | ScriptableObject.PERMANENT;
         ScriptableObject data = (ScriptableObject) cx.newObject(scope);
         data.defineProperty("create", new JsBridge.JavaFunction(scope, "create", 2, bridge::create), fixed);
@@ -94,7 +109,7 @@ final class DataBridge {
         String id = id(cx, scope, arg(args, 1), "get");
         AppDataClient.Reply reply = send(cx, scope, "GET", collection, id, null, null);
         if (reply.status() == 200) {
-            return parse(cx, scope, reply);
+            return withAsOf(parse(cx, scope, reply), reply);
         }
         if (reply.status() == 404) {
             return null;
@@ -130,7 +145,16 @@ final class DataBridge {
         } else if (options != Undefined.instance && options != null) {
             throw error(cx, scope, "invalid", 400, "qaldy.data.list(collection, {limit, after, order}): the options are an object");
         }
-        return parsed(cx, scope, send(cx, scope, "GET", collection, null, query.toString(), null), 200);
+        AppDataClient.Reply reply = send(cx, scope, "GET", collection, null, query.toString(), null);
+        return withAsOf(parsed(cx, scope, reply, 200), reply);
+    }
+
+    /** A record or page answered from the replica gets {@code asOf} (ISO-8601). */
+    private static Object withAsOf(Object parsed, AppDataClient.Reply reply) {
+        if (reply.asOf() != null && parsed instanceof ScriptableObject object) {
+            ScriptableObject.putProperty(object, "asOf", reply.asOf().toString());
+        }
+        return parsed;
     }
 
     private Object put(Context cx, Scriptable scope, Object[] args) {
@@ -155,22 +179,32 @@ final class DataBridge {
 
     private AppDataClient.Reply send(Context cx, Scriptable scope, String method, String collection, String id,
             String query, String json) {
-        if (unavailable != null) {
-            throw error(cx, scope, UNAVAILABLE, 503, unavailable);
-        }
-        if (client == null) {
-            unavailable = "the app's data cannot be reached: this host has no data API";
-            throw error(cx, scope, UNAVAILABLE, 503, unavailable);
-        }
         if (++calls > maxCalls) {
             throw error(cx, scope, "limit", 429, "qaldy.data: at most " + maxCalls + " data calls per request or job run");
         }
-        try {
-            return client.call(app, grant, method, collection, id, query, json);
-        } catch (AppDataClient.Unavailable e) {
-            unavailable = "The app's data cannot be reached right now. Try again in a minute.";
-            throw error(cx, scope, UNAVAILABLE, 503, unavailable);
+        if (unavailable == null && client == null) {
+            unavailable = "the app's data cannot be reached: this host has no data API";
         }
+        if (unavailable == null) {
+            try {
+                AppDataClient.Reply reply = client.call(app, grant, method, collection, id, query, json);
+                session.saw(reply.bookmark());
+                if (replica != null && method.equals("GET")) {
+                    replica.wanted(app);
+                }
+                return reply;
+            } catch (AppDataClient.Unavailable e) {
+                unavailable = "The app's data cannot be reached right now. Try again in a minute.";
+            }
+        }
+        if (replica != null && method.equals("GET")) {
+            Optional<DataReplica.Answer> answer = replica.read(app, collection, id, query, session.floor());
+            if (answer.isPresent()) {
+                session.sawReplica(answer.get().bookmark(), answer.get().asOf());
+                return new AppDataClient.Reply(answer.get().status(), answer.get().json(), answer.get().bookmark(), answer.get().asOf());
+            }
+        }
+        throw error(cx, scope, UNAVAILABLE, 503, unavailable);
     }
 
     private static Object arg(Object[] args, int i) {

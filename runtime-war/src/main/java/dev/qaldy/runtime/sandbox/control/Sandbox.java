@@ -1,10 +1,14 @@
 package dev.qaldy.runtime.sandbox.control;
 
 import dev.qaldy.runtime.bundles.entity.Bundle;
+import dev.qaldy.runtime.data.control.DataReplica;
+import dev.qaldy.runtime.data.entity.DataSession;
 import dev.qaldy.runtime.sandbox.control.SandboxContextFactory.BudgetExceeded;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome;
+import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.Answered;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.DataUnavailable;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.Failed;
+import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.Header;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.NoHandler;
 import dev.qaldy.runtime.sandbox.entity.HandlerOutcome.TimedOut;
 import dev.qaldy.runtime.sandbox.entity.HandlerRequest;
@@ -86,6 +90,7 @@ public class Sandbox {
     private Script prelude;
     private AppStore store;
     private AppDataClient data;
+    private DataReplica replica;
     private int maxDataCalls;
     private Logger log;
 
@@ -94,7 +99,7 @@ public class Sandbox {
 
     /** As the injected constructor, on a host without the data API: every {@code qaldy.data} call is "unavailable". */
     public Sandbox(long cpuMillis, long allocatedBytes, AppStore store, Logger log) {
-        this(cpuMillis, allocatedBytes, 0, store, null, log);
+        this(cpuMillis, allocatedBytes, 0, store, null, null, log);
     }
 
     /**
@@ -102,16 +107,18 @@ public class Sandbox {
      * @param allocatedBytes bytes one call may allocate, in bytes
      * @param maxDataCalls   {@code qaldy.data} calls one handler or job call may make
      * @param data           the app-scoped data API client, or null for none
+     * @param replica        this host's replica of the apps' data (issue 18), or null for none
      */
     @Inject
     public Sandbox(@ConfigProperty(name = "qaldy.runtime.handler-cpu-ms", defaultValue = "1000") long cpuMillis,
             @ConfigProperty(name = "qaldy.runtime.handler-allocation-bytes", defaultValue = "134217728") long allocatedBytes,
             @ConfigProperty(name = "qaldy.runtime.data-calls-per-call", defaultValue = "20") int maxDataCalls,
-            AppStore store, AppDataClient data, Logger log) {
+            AppStore store, AppDataClient data, DataReplica replica, Logger log) {
         this.contexts = new SandboxContextFactory(cpuMillis, allocatedBytes);
         this.scripts = new HandlerScripts(contexts);
         this.store = store;
         this.data = data;
+        this.replica = replica;
         this.maxDataCalls = maxDataCalls;
         this.log = log;
         Context cx = contexts.enterContext();
@@ -180,7 +187,7 @@ public class Sandbox {
             Scriptable app = (Scriptable) prelude.exec(cx, scope);
             scope.defineProperty("app", app, ScriptableObject.READONLY | ScriptableObject.PERMANENT);
             JsBridge.installStore(cx, scope, store, bundle.key().app());
-            DataBridge.install(cx, scope, data, bundle.key().app(), grant, maxDataCalls);
+            DataBridge.install(cx, scope, data, replica, new DataSession(-1), bundle.key().app(), grant, maxDataCalls);
             JsBridge.installConsole(cx, scope, log, bundle.key().toString(), lines, JobOutcome.MAX_LOG_LINES);
             compiled.script().exec(cx, scope);
             Object handler = ScriptableObject.callMethod(cx, app, "jobHandler", new Object[] {job.job()});
@@ -235,7 +242,8 @@ public class Sandbox {
             Scriptable app = (Scriptable) prelude.exec(cx, scope);
             scope.defineProperty("app", app, ScriptableObject.READONLY | ScriptableObject.PERMANENT);
             JsBridge.installStore(cx, scope, store, bundle.key().app());
-            DataBridge.install(cx, scope, data, bundle.key().app(), grant, maxDataCalls);
+            DataSession session = DataSession.of(request.headers());
+            DataBridge.install(cx, scope, data, replica, session, bundle.key().app(), grant, maxDataCalls);
             JsBridge.installConsole(cx, scope, log, bundle.key().toString());
             compiled.script().exec(cx, scope);
             Object handler = ScriptableObject.callMethod(cx, app, "handler",
@@ -244,7 +252,7 @@ public class Sandbox {
                 return new NoHandler();
             }
             Object result = function.call(cx, scope, scope, new Object[] {JsBridge.request(cx, scope, request)});
-            return JsBridge.answer(cx, scope, result, MAX_OUTPUT_BYTES);
+            return withDataHeaders(JsBridge.answer(cx, scope, result, MAX_OUTPUT_BYTES), session);
         } catch (BudgetExceeded e) {
             if (e.kind == BudgetExceeded.Kind.CPU) {
                 return new TimedOut(SandboxContextFactory.cpuMillisUsed(cx));
@@ -268,5 +276,19 @@ public class Sandbox {
         } finally {
             Context.exit();
         }
+    }
+
+    /** The call's data bookmark and source (issue 18) on its answer, unless the handler set them itself. */
+    private static HandlerOutcome withDataHeaders(HandlerOutcome outcome, DataSession session) {
+        if (!(outcome instanceof Answered answered) || session.headers().isEmpty()) {
+            return outcome;
+        }
+        List<Header> headers = new ArrayList<>(answered.headers());
+        for (String[] header : session.headers()) {
+            if (headers.stream().noneMatch(h -> h.name().equalsIgnoreCase(header[0]))) {
+                headers.add(new Header(header[0], header[1]));
+            }
+        }
+        return new Answered(answered.status(), headers, answered.body());
     }
 }

@@ -25,6 +25,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
+import java.util.List;
 import java.time.Clock;
 
 /**
@@ -57,7 +58,7 @@ public class AppDataResource {
     public Response create(@HeaderParam(DataGrants.HEADER) String grant, @PathParam("app") String app,
             @PathParam("collection") String collection, InputStream body, @Context UriInfo uri) {
         DataRecord record = records.create(code(app, grant), app, collection, RecordJson.body(body));
-        return RecordJson.created(record, uri.getAbsolutePathBuilder().path(Long.toString(record.id())).build());
+        return RecordJson.created(record, uri.getAbsolutePathBuilder().path(Long.toString(record.id())).build(), record.changeSeq());
     }
 
     /** {@code ?limit=1..100} (default 20) {@code &after=<id>} {@code &order=oldest|newest} → {@code {records, nextAfter}}. */
@@ -66,15 +67,17 @@ public class AppDataResource {
             @PathParam("collection") String collection, @QueryParam("limit") String limit, @QueryParam("after") String after,
             @QueryParam("order") String order) {
         int size = RecordBounds.page(limit);
-        return RecordJson.page(records.list(code(app, grant), app, collection, size, RecordBounds.after(after),
-                RecordBounds.newestFirst(order)), size);
+        List<DataRecord> page = records.list(code(app, grant), app, collection, size, RecordBounds.after(after),
+                RecordBounds.newestFirst(order));
+        return RecordJson.page(page, size, records.head());
     }
 
     @GET
     @Path("{id}")
     public Response read(@HeaderParam(DataGrants.HEADER) String grant, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id) {
-        return RecordJson.ok(records.read(code(app, grant), app, collection, id));
+        DataRecord record = records.read(code(app, grant), app, collection, id);
+        return RecordJson.ok(record, records.head());
     }
 
     @PUT
@@ -82,15 +85,15 @@ public class AppDataResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response replace(@HeaderParam(DataGrants.HEADER) String grant, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id, InputStream body) {
-        return RecordJson.ok(records.replace(code(app, grant), app, collection, id, RecordJson.body(body)));
+        DataRecord record = records.replace(code(app, grant), app, collection, id, RecordJson.body(body));
+        return RecordJson.ok(record, record.changeSeq());
     }
 
     @DELETE
     @Path("{id}")
     public Response delete(@HeaderParam(DataGrants.HEADER) String grant, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id) {
-        records.delete(code(app, grant), app, collection, id);
-        return Response.noContent().build();
+        return RecordJson.deleted(records.delete(code(app, grant), app, collection, id));
     }
 
     /** @throws NotPermitted (403) unless {@code grant} is a grant for {@code app} still good */

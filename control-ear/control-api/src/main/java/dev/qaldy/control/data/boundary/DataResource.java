@@ -21,6 +21,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
+import java.util.List;
 
 /**
  * {@code /api/v1/apps/{app}/data/{collection}}: an app's JSON collections for a signed-in person
@@ -44,7 +45,7 @@ public class DataResource {
     public Response create(@PathParam("app") String app, @PathParam("collection") String collection, InputStream body,
             @Context UriInfo uri) {
         DataRecord record = records.create(me(), app, collection, RecordJson.body(body));
-        return RecordJson.created(record, uri.getAbsolutePathBuilder().path(Long.toString(record.id())).build());
+        return RecordJson.created(record, uri.getAbsolutePathBuilder().path(Long.toString(record.id())).build(), record.changeSeq());
     }
 
     /** {@code ?limit=1..100} (default 20) {@code &after=<id>} {@code &order=oldest|newest} → {@code {records, nextAfter}}. */
@@ -53,14 +54,16 @@ public class DataResource {
             @QueryParam("limit") String limit, @QueryParam("after") String after,
             @QueryParam("order") String order) {
         int size = RecordBounds.page(limit);
-        return RecordJson.page(records.list(me(), app, collection, size, RecordBounds.after(after),
-                RecordBounds.newestFirst(order)), size);
+        List<DataRecord> page = records.list(me(), app, collection, size, RecordBounds.after(after),
+                RecordBounds.newestFirst(order));
+        return RecordJson.page(page, size, records.head());
     }
 
     @GET
     @Path("{id}")
     public Response read(@PathParam("app") String app, @PathParam("collection") String collection, @PathParam("id") String id) {
-        return RecordJson.ok(records.read(me(), app, collection, id));
+        DataRecord record = records.read(me(), app, collection, id);
+        return RecordJson.ok(record, records.head());
     }
 
     /** Replaces the whole object → 200 the record. */
@@ -69,14 +72,14 @@ public class DataResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response replace(@PathParam("app") String app, @PathParam("collection") String collection,
             @PathParam("id") String id, InputStream body) {
-        return RecordJson.ok(records.replace(me(), app, collection, id, RecordJson.body(body)));
+        DataRecord record = records.replace(me(), app, collection, id, RecordJson.body(body));
+        return RecordJson.ok(record, record.changeSeq());
     }
 
     @DELETE
     @Path("{id}")
     public Response delete(@PathParam("app") String app, @PathParam("collection") String collection, @PathParam("id") String id) {
-        records.delete(me(), app, collection, id);
-        return Response.noContent().build();
+        return RecordJson.deleted(records.delete(me(), app, collection, id));
     }
 
     private DataCaller me() {

@@ -23,6 +23,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
+import java.util.List;
 
 /**
  * {@code /api/v1/internal/data/{app}/{collection}}: the data API as the gate forwards it from an
@@ -46,7 +47,7 @@ public class InternalDataResource {
     public Response create(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
             @PathParam("collection") String collection, InputStream body, @Context UriInfo uri) {
         DataRecord record = records.create(caller(person), app, collection, RecordJson.body(body));
-        return RecordJson.created(record, uri.getAbsolutePathBuilder().path(Long.toString(record.id())).build());
+        return RecordJson.created(record, uri.getAbsolutePathBuilder().path(Long.toString(record.id())).build(), record.changeSeq());
     }
 
     @GET
@@ -54,15 +55,17 @@ public class InternalDataResource {
             @PathParam("collection") String collection, @QueryParam("limit") String limit, @QueryParam("after") String after,
             @QueryParam("order") String order) {
         int size = RecordBounds.page(limit);
-        return RecordJson.page(records.list(caller(person), app, collection, size, RecordBounds.after(after),
-                RecordBounds.newestFirst(order)), size);
+        List<DataRecord> page = records.list(caller(person), app, collection, size, RecordBounds.after(after),
+                RecordBounds.newestFirst(order));
+        return RecordJson.page(page, size, records.head());
     }
 
     @GET
     @Path("{id}")
     public Response read(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id) {
-        return RecordJson.ok(records.read(caller(person), app, collection, id));
+        DataRecord record = records.read(caller(person), app, collection, id);
+        return RecordJson.ok(record, records.head());
     }
 
     @PUT
@@ -70,15 +73,15 @@ public class InternalDataResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response replace(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id, InputStream body) {
-        return RecordJson.ok(records.replace(caller(person), app, collection, id, RecordJson.body(body)));
+        DataRecord record = records.replace(caller(person), app, collection, id, RecordJson.body(body));
+        return RecordJson.ok(record, record.changeSeq());
     }
 
     @DELETE
     @Path("{id}")
     public Response delete(@HeaderParam(PERSON_HEADER) String person, @PathParam("app") String app,
             @PathParam("collection") String collection, @PathParam("id") String id) {
-        records.delete(caller(person), app, collection, id);
-        return Response.noContent().build();
+        return RecordJson.deleted(records.delete(caller(person), app, collection, id));
     }
 
     private static DataCaller caller(String header) {

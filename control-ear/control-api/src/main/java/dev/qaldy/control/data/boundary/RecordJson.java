@@ -1,5 +1,6 @@
 package dev.qaldy.control.data.boundary;
 
+import dev.qaldy.contract.data.DataBookmarks;
 import dev.qaldy.control.data.entity.DataRecord;
 import dev.qaldy.control.data.entity.RecordBounds;
 import dev.qaldy.control.platform.control.InvalidInput;
@@ -48,16 +49,26 @@ final class RecordJson {
                 .add("updatedAt", record.updatedAt().toString()).build();
     }
 
-    static Response ok(DataRecord record) {
-        return Response.ok(of(record).toString(), MediaType.APPLICATION_JSON).build();
+    /** @param bookmark the feed position the answer reflects ({@link DataBookmarks#HEADER}, issue 18) */
+    static Response ok(DataRecord record, long bookmark) {
+        return marked(Response.ok(of(record).toString(), MediaType.APPLICATION_JSON), bookmark);
     }
 
-    static Response created(DataRecord record, URI location) {
-        return Response.created(location).type(MediaType.APPLICATION_JSON).entity(of(record).toString()).build();
+    static Response created(DataRecord record, URI location, long bookmark) {
+        return marked(Response.created(location).type(MediaType.APPLICATION_JSON).entity(of(record).toString()), bookmark);
+    }
+
+    /** 204 for a deletion, with its bookmark. */
+    static Response deleted(long bookmark) {
+        return marked(Response.noContent(), bookmark);
+    }
+
+    private static Response marked(Response.ResponseBuilder answer, long bookmark) {
+        return answer.header(DataBookmarks.HEADER, bookmark).header(DataBookmarks.SOURCE, DataBookmarks.PRIMARY).build();
     }
 
     /** {@code {records: [...], nextAfter}}: pass nextAfter as {@code ?after=} for the next page; null on the last. */
-    static Response page(List<DataRecord> records, int limit) {
+    static Response page(List<DataRecord> records, int limit, long bookmark) {
         JsonArrayBuilder array = Json.createArrayBuilder();
         records.forEach(r -> array.add(of(r)));
         var page = Json.createObjectBuilder().add("records", array);
@@ -66,6 +77,6 @@ final class RecordJson {
         } else {
             page.addNull("nextAfter");
         }
-        return Response.ok(page.build().toString(), MediaType.APPLICATION_JSON).build();
+        return marked(Response.ok(page.build().toString(), MediaType.APPLICATION_JSON), bookmark);
     }
 }

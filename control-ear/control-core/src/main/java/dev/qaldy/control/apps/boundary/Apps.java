@@ -11,6 +11,7 @@ import dev.qaldy.control.audit.entity.Audited;
 import dev.qaldy.control.builds.entity.Build;
 import dev.qaldy.control.builds.entity.BundleBytes;
 import dev.qaldy.control.builds.entity.LiveClock;
+import dev.qaldy.control.data.boundary.Records;
 import dev.qaldy.control.data.entity.DataRecord;
 import dev.qaldy.control.people.boundary.People;
 import dev.qaldy.control.platform.control.Conflict;
@@ -66,6 +67,9 @@ public class Apps {
 
     @Inject
     SharingFeed feed;
+
+    @Inject
+    Records records;
 
     @Inject
     Shields shields;
@@ -188,6 +192,7 @@ public class Apps {
                 .forEach(hook -> hookChanges.deleted(name, hook.name())); // every gate forgets them (issue 17)
         em.createNamedQuery(Hook.DELETE_OF_APP).setParameter("app", app).executeUpdate();
         em.createNamedQuery(DataRecord.DELETE_OF_APP).setParameter("app", app).executeUpdate();
+        records.appDeleted(app);
         em.remove(app);
         shields.clearFor(name); // the gates forget its shield settings
         sharingChanged.fire(feed.record(app));

@@ -3,11 +3,14 @@ package dev.qaldy.control.data.boundary;
 import dev.qaldy.control.apps.control.AppGuard;
 import dev.qaldy.control.apps.entity.App;
 import dev.qaldy.control.data.entity.DataCaller;
+import dev.qaldy.control.data.entity.DataClock;
 import dev.qaldy.control.data.entity.DataRecord;
+import dev.qaldy.control.data.entity.DataTombstone;
 import dev.qaldy.control.data.entity.RecordBounds;
 import dev.qaldy.control.people.entity.Person;
 import dev.qaldy.control.platform.control.Conflict;
 import dev.qaldy.control.platform.control.NotFound;
+import dev.qaldy.control.platform.control.SequenceRows;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -24,7 +27,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * ({@link DataCaller.AppCode}, which reaches its own app only). Every write is one transaction: a process killed in
  * the middle of one leaves the record as it was before. An app holds at most
  * {@code qaldy.data.max-records-per-app} records (10,000); creating one locks the app's row, so
- * the bound holds under concurrent writes.
+ * the bound holds under concurrent writes. Every write takes its sequence from {@link DataClock}
+ * (issue 18: the runtime hosts' replicas follow the changes by it) and a deletion leaves a
+ * {@link DataTombstone}; the sequence is the write's bookmark.
  */
 @ApplicationScoped
 @Transactional
@@ -40,6 +45,9 @@ public class Records {
     Clock clock;
 
     @Inject
+    SequenceRows sequences;
+
+    @Inject
     @ConfigProperty(name = "qaldy.data.max-records-per-app", defaultValue = "10000")
     long maxPerApp;
 
@@ -53,7 +61,7 @@ public class Records {
         if (count >= maxPerApp) {
             throw new Conflict(appName + " holds " + count + " records, the most an app may keep; delete some first");
         }
-        DataRecord record = new DataRecord(app, collection, body, author(caller), clock.instant());
+        DataRecord record = new DataRecord(app, collection, body, author(caller), clock.instant(), nextChange());
         em.persist(record);
         em.flush();
         return record;
@@ -82,12 +90,34 @@ public class Records {
         String body = RecordBounds.record(json);
         DataRecord record = find(openable(caller, appName), collection, id);
         em.lock(record, LockModeType.PESSIMISTIC_WRITE);
-        record.replace(body, clock.instant());
+        record.replace(body, clock.instant(), nextChange());
         return record;
     }
 
-    public void delete(DataCaller caller, String appName, String collection, String id) {
-        em.remove(find(openable(caller, appName), collection, id));
+    /** Deletes a record; returns the deletion's sequence (its bookmark). */
+    public long delete(DataCaller caller, String appName, String collection, String id) {
+        DataRecord record = find(openable(caller, appName), collection, id);
+        long sequence = nextChange();
+        em.persist(DataTombstone.ofRecord(sequence, appName, record.collection(), record.id()));
+        em.remove(record);
+        return sequence;
+    }
+
+    /**
+     * The data feed's head: the last change committed (0 before any). Read after a page or a record,
+     * it is a bookmark at least as new as what was read.
+     */
+    public long head() {
+        return em.createQuery("SELECT c.lastSequence FROM DataClock c", Long.class).getResultStream().findFirst().orElse(0L);
+    }
+
+    /** All of {@code app}'s data goes with the app (the caller deletes the rows): a tombstone for the replicas. */
+    public void appDeleted(App app) {
+        em.persist(DataTombstone.ofApp(nextChange(), app.name()));
+    }
+
+    private long nextChange() {
+        return sequences.lock(DataClock.class).next();
     }
 
     /**

@@ -170,11 +170,11 @@ class SchemaMigrationsTest {
         TreeSet<String> schema = new TreeSet<>();
         schema.addAll(rows(database, "SELECT TABLE_NAME, COLUMN_NAME, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, IS_NULLABLE"
                 + " FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = 'PUBLIC' AND TABLE_NAME <> " + history));
-        // The index H2 makes for a constraint is named <constraint>_INDEX_<n>, n from H2's count of the schema's objects,
+        // The index H2 makes for a constraint is named <constraint>_INDEX_<n>, n (hexadecimal) from H2's count of the schema's objects,
         // which an ALTER TABLE (V3) moves: the name's number is H2's, not the schema's.
         rows(database, "SELECT INDEX_NAME, TABLE_NAME, INDEX_TYPE_NAME FROM INFORMATION_SCHEMA.INDEXES"
                 + " WHERE TABLE_SCHEMA = 'PUBLIC' AND TABLE_NAME <> " + history + " AND INDEX_NAME NOT LIKE 'PRIMARY_KEY%'")
-                .forEach(row -> schema.add(row.replaceFirst("_INDEX_\\d+ ", "_INDEX_n ")));
+                .forEach(row -> schema.add(row.replaceFirst("_INDEX_[0-9A-F]+ ", "_INDEX_n ")));
         schema.addAll(rows(database, "SELECT CONSTRAINT_NAME, TABLE_NAME, CONSTRAINT_TYPE FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS"
                 + " WHERE TABLE_SCHEMA = 'PUBLIC' AND TABLE_NAME <> " + history + " AND CONSTRAINT_TYPE <> 'PRIMARY KEY'"));
         schema.addAll(rows(database, "SELECT SEQUENCE_NAME, INCREMENT, START_VALUE FROM INFORMATION_SCHEMA.SEQUENCES"
