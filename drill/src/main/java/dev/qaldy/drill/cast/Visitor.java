@@ -176,6 +176,17 @@ public final class Visitor {
         return seen;
     }
 
+    /** A browser-like {@code POST} of JSON to {@code path} on the app's origin with this person's cookie (if any). */
+    public Seen postJson(String app, String path, String json) {
+        HttpRequest.Builder request = http.request(cell.appHost(app), path).header("Accept", "application/json")
+                .header("Content-Type", "application/json");
+        String cookie = appCookies.get(app);
+        if (cookie != null) {
+            request.header("Cookie", cookie);
+        }
+        return http.send(request.POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     /**
      * When this person last got an answer the gate had asked the API for ({@code X-Qaldy-Access:
      * asked}), taken when the answer arrived (so no earlier than the gate's ask); null if never.

@@ -37,8 +37,8 @@ public final class DuringOutage {
                         s -> s.status() == 200 && s.body().contains("Guestbook") && s.header("x-qaldy-access").endsWith("copy")
                                 && s.ms() < Ask.PROMPT_MS),
                 check(SeedRow.APPS_ALREADY_OPENED, when, cast.viewer.role + ", its server code",
-                        "the app's server.js still runs and answers itself (X-Qaldy-Code; its notes live in the data API,"
-                                + " which stops with the API: the guestbook says so itself)",
+                        "the app's server.js still runs and answers itself (X-Qaldy-Code; its notes are read from the runtime"
+                                + " host's replica, or the guestbook says it cannot read them)",
                         () -> cast.viewer.get(cast.app, "/api/entries", Map.of("Accept", "application/json")),
                         s -> !s.header("x-qaldy-code").isEmpty()
                                 && (s.status() == 200 || s.status() == 503 && s.body().contains("guestbook cannot read its notes"))
@@ -60,6 +60,14 @@ public final class DuringOutage {
                 check(SeedRow.SPENDING_CAP, when, cast.payer.role, "503 “This app is asleep” (X-Qaldy-Cap: asleep), never served",
                         () -> cast.payer.get(cast.cappedApp, "/"),
                         s -> s.status() == 503 && s.header("x-qaldy-cap").equals("asleep") && s.body().contains("asleep")),
+                check(SeedRow.DATA_API, when, cast.viewer.role + ", reading the notes",
+                        "200 from the runtime host's replica (X-Qaldy-Data: replica, with its as-of time), at once",
+                        () -> cast.viewer.get(cast.app, "/api/entries", Map.of("Accept", "application/json")),
+                        s -> s.status() == 200 && s.header("x-qaldy-data").equals("replica") && !s.header("x-qaldy-data-as-of").isEmpty()
+                                && s.body().contains("\"asOf\"") && s.ms() < Ask.PROMPT_MS),
+                check(SeedRow.DATA_API, when, cast.viewer.role + ", signing the guestbook", "503 with Retry-After: writes need the API",
+                        () -> cast.viewer.postJson(cast.app, "/api/sign", "{\"name\":\"Drill\",\"message\":\"while down\"}"),
+                        s -> clearRefusal(s, 503)),
                 check(SeedRow.SHIELD, when, "a scanner bot (User-Agent sqlmap)", "403 from the shield (X-Qaldy-Shield)",
                         () -> cast.viewer.get(cast.app, "/", Map.of("User-Agent", "sqlmap/1.8")),
                         s -> s.status() == 403 && !s.header("x-qaldy-shield").isEmpty()));

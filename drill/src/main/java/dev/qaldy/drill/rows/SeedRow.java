@@ -26,7 +26,10 @@ public enum SeedRow {
             "The gate and the runtime host keep the last signed state, so apps still go to sleep at the cap with no API"
                     + " at all."),
     SHIELD("The shield", "Keeps working",
-            "Rate limits, bot rules and daily limits live in the gate and do not depend on the API.");
+            "Rate limits, bot rules and daily limits live in the gate and do not depend on the API."),
+    DATA_API("The Backend data API", "Stops (Planned: served from the edge)",
+            "The Backend data API is served by the API process today, so it stops with it. Serving it from an edge service is"
+                    + " Planned. (Issue 18: reads are served from the runtime host's replica; writes wait.)");
 
     /** The row's name as the seed writes it. */
     public final String title;

@@ -69,28 +69,8 @@ public class HookFeed extends FeedFollower {
     }
 
     @Override
-    protected String path() {
-        return PATH;
-    }
-
-    @Override
-    protected String key() {
-        return "hooks";
-    }
-
-    @Override
-    protected String name() {
-        return "hooks";
-    }
-
-    @Override
-    protected Duration refresh() {
-        return refresh;
-    }
-
-    @Override
-    protected Duration fetchTimeout() {
-        return fetchTimeout;
+    protected Feed feed() {
+        return new Feed(PATH, "hooks", "hooks", refresh, fetchTimeout);
     }
 
     @Override

@@ -13,7 +13,7 @@ import java.util.logging.Logger;
 
 /**
  * Follows one of the control plane's cursor-paged internal feeds in the background, as the base of
- * an {@code @ApplicationScoped} bean: every {@link #refresh()} it reads the changes since
+ * an {@code @ApplicationScoped} bean: every {@link Feed#refresh()} it reads the changes since
  * {@link #since()} (at most {@value #MAX_PAGES} pages of {@value #PAGE}) and hands each page to
  * {@link #take}. Requests never wait for it; while the control plane cannot be asked, what was
  * learned stays in force, and the turn is logged once each way.
@@ -28,7 +28,7 @@ public abstract class FeedFollower {
     public static final int MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
     @Inject
-    protected InternalFeed feed;
+    protected InternalFeed internalFeed;
 
     @Inject
     protected Logger log;
@@ -39,20 +39,20 @@ public abstract class FeedFollower {
     private boolean reachable = true;
     private ScheduledFuture<?> ticking;
 
-    /** The feed's path, e.g. {@code /api/v1/internal/hooks}. */
-    protected abstract String path();
+    /**
+     * Which feed and how often.
+     *
+     * @param path         the feed's path, e.g. {@code /api/v1/internal/hooks}
+     * @param key          the answer's array of entries, e.g. {@code hooks}
+     * @param name         names the feed in log lines
+     * @param refresh      how often a round starts
+     * @param fetchTimeout the bound of one page's request
+     */
+    public record Feed(String path, String key, String name, Duration refresh, Duration fetchTimeout) {
+    }
 
-    /** The answer's array of entries, e.g. {@code hooks}. */
-    protected abstract String key();
-
-    /** Names the feed in log lines, e.g. {@code hooks}. */
-    protected abstract String name();
-
-    /** How often a round starts. */
-    protected abstract Duration refresh();
-
-    /** The bound of one page's request. */
-    protected abstract Duration fetchTimeout();
+    /** This follower's feed (its config read by then). */
+    protected abstract Feed feed();
 
     /** The position up to which every change was taken. */
     protected abstract long since();
@@ -70,7 +70,7 @@ public abstract class FeedFollower {
 
     /** Starts the rounds, the first at once. */
     protected void startFollowing() {
-        ticking = scheduler.scheduleWithFixedDelay(this::round, 0, Math.max(100, refresh().toMillis()), TimeUnit.MILLISECONDS);
+        ticking = scheduler.scheduleWithFixedDelay(this::round, 0, Math.max(100, feed().refresh().toMillis()), TimeUnit.MILLISECONDS);
     }
 
     @PreDestroy
@@ -82,10 +82,12 @@ public abstract class FeedFollower {
 
     /** One round: every change since the last one taken, page by page. */
     protected synchronized void round() {
+        Feed feed = feed();
         try {
             boolean more = true;
             for (int page = 0; page < MAX_PAGES && more; page++) {
-                InternalFeed.Changes changes = feed.changes(path(), key(), since(), PAGE, fetchTimeout(), MAX_ANSWER_BYTES);
+                InternalFeed.Changes changes = internalFeed.changes(feed.path(), feed.key(), since(), PAGE, feed.fetchTimeout(),
+                        MAX_ANSWER_BYTES);
                 take(changes);
                 more = changes.more();
             }
@@ -94,13 +96,13 @@ public abstract class FeedFollower {
             }
             if (!reachable) {
                 reachable = true;
-                log.log(Level.INFO, "gate: {0}: the control plane answers again", name());
+                log.log(Level.INFO, "gate: {0}: the control plane answers again", feed.name());
             }
         } catch (IOException | RuntimeException e) {
             if (reachable) {
                 reachable = false;
                 log.log(Level.INFO, "gate: {0}: cannot ask the control plane ({1}); what was learned stays in force",
-                        new Object[] {name(), e.getClass().getSimpleName() + ": " + e.getMessage()});
+                        new Object[] {feed.name(), e.getClass().getSimpleName() + ": " + e.getMessage()});
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -196,15 +196,7 @@ public final class ControlForwarder {
                 problem(res, dataUnavailable());
                 return;
             }
-            res.setStatus(response.getCode());
-            Pages.securityHeaders(res);
-            res.setHeader("Cache-Control", "no-store");
-            for (String name : ANSWER_HEADERS) {
-                Header header = response.getFirstHeader(name);
-                if (header != null) {
-                    res.setHeader(name, header.getValue());
-                }
-            }
+            answerHead(response, res);
             Forwarder.streamBack(response, res);
         } catch (IOException e) {
             log.log(Level.INFO, "gate: the runtime host's data replica cannot be asked for {0}: {1}", new Object[] {app, e.toString()});
@@ -255,15 +247,7 @@ public final class ControlForwarder {
                 unavailable.answer(res);
                 return;
             }
-            res.setStatus(response.getCode());
-            Pages.securityHeaders(res);
-            res.setHeader("Cache-Control", "no-store");
-            for (String name : ANSWER_HEADERS) {
-                Header header = response.getFirstHeader(name);
-                if (header != null) {
-                    res.setHeader(name, header.getValue());
-                }
-            }
+            answerHead(response, res);
             HttpEntity entity = response.getEntity();
             if (entity != null && entity.getContentLength() >= 0) {
                 res.setContentLengthLong(entity.getContentLength());
@@ -271,6 +255,19 @@ public final class ControlForwarder {
             Forwarder.streamBack(response, res);
         } catch (IOException e) {
             log.log(Level.FINE, "gate: the answer for {0} ended early: {1}", new Object[] {what, e.toString()});
+        }
+    }
+
+    /** The answer's status and {@link #ANSWER_HEADERS}, with the gate's security headers and {@code no-store}. */
+    private static void answerHead(ClassicHttpResponse response, HttpServletResponse res) {
+        res.setStatus(response.getCode());
+        Pages.securityHeaders(res);
+        res.setHeader("Cache-Control", "no-store");
+        for (String name : ANSWER_HEADERS) {
+            Header header = response.getFirstHeader(name);
+            if (header != null) {
+                res.setHeader(name, header.getValue());
+            }
         }
     }
 

@@ -74,28 +74,8 @@ public class ShieldSettingsFeed extends FeedFollower {
     }
 
     @Override
-    protected String path() {
-        return PATH;
-    }
-
-    @Override
-    protected String key() {
-        return "settings";
-    }
-
-    @Override
-    protected String name() {
-        return "shield settings";
-    }
-
-    @Override
-    protected Duration refresh() {
-        return refresh;
-    }
-
-    @Override
-    protected Duration fetchTimeout() {
-        return fetchTimeout;
+    protected Feed feed() {
+        return new Feed(PATH, "settings", "shield settings", refresh, fetchTimeout);
     }
 
     @Override
