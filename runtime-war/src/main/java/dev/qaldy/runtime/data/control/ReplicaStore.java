@@ -155,6 +155,10 @@ public final class ReplicaStore implements AutoCloseable {
             }
             for (DataChange change : changes) {
                 apply(change);
+                if (app(app).orElseThrow().state() == DROPPED) {
+                    db.commit(); // more than the replica keeps of one app
+                    return;
+                }
             }
             if (done) {
                 AppState now = app(app).orElseThrow();
