@@ -21,7 +21,7 @@ public final class Http {
 
     static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(30);
     private static final String[] KEPT_HEADERS = {"x-qaldy-access", "x-qaldy-site", "x-qaldy-cap", "x-qaldy-shield", "x-qaldy-code",
-            "x-qaldy-signed-out", "retry-after", "location", "content-type"};
+            "x-qaldy-signed-out", "x-qaldy-data", "x-qaldy-data-as-of", "retry-after", "location", "content-type"};
 
     /** The gate's session cookie on an app's origin; its Set-Cookie is kept as header "set-cookie". */
     public static final String SESSION_COOKIE = "qaldy_session";

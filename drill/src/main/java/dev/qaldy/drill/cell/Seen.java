@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * @param status  HTTP status, or 0 for no answer (then {@code message} says why)
  * @param message one line a person would read: a problem's title and detail, a page's heading
  * @param ms      milliseconds from sending to the whole answer
- * @param headers X-Qaldy-Access, X-Qaldy-Cap, X-Qaldy-Shield, X-Qaldy-Code, Retry-After, Location, Server-Timing (its values joined)
+ * @param headers X-Qaldy-Access, X-Qaldy-Cap, X-Qaldy-Shield, X-Qaldy-Code, X-Qaldy-Data(-As-Of), Retry-After, Location,
+ *                Server-Timing (its values joined)
  *                (lower-case names), when present
  * @param body    the answer's body (empty when none)
  */
@@ -42,7 +43,8 @@ public record Seen(int status, String message, long ms, Map<String, String> head
             line.append(" “").append(message).append('”');
         }
         line.append(" in ").append(ms).append(" ms");
-        for (String h : new String[] {"x-qaldy-access", "x-qaldy-site", "x-qaldy-code", "x-qaldy-cap", "x-qaldy-shield", "retry-after"}) {
+        for (String h : new String[] {"x-qaldy-access", "x-qaldy-site", "x-qaldy-code", "x-qaldy-cap", "x-qaldy-shield", "x-qaldy-data",
+            "retry-after"}) {
             if (headers.containsKey(h)) {
                 line.append(", ").append(h.replace("x-qaldy-", "")).append(' ').append(headers.get(h));
             }
