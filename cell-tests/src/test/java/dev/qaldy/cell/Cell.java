@@ -300,6 +300,26 @@ public final class Cell implements AutoCloseable {
         }
     }
 
+    /**
+     * The data feed position a runtime host's replica holds (issue 18), from the {@code data-replica}
+     * check of its {@code /health/ready}; -1 while it does not answer.
+     */
+    public long dataReplicaPosition(String runtime) {
+        try {
+            HttpResponse<String> ready = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(runtime) + "/health/ready"))
+                    .timeout(Duration.ofSeconds(3)).GET().build());
+            for (jakarta.json.JsonObject check : Person.json(ready.body()).getJsonArray("checks").getValuesAs(jakarta.json.JsonObject.class)) {
+                if (check.getString("name").equals("data-replica")) {
+                    // Payara Micro writes a check's numbers as JSON strings, Open Liberty as numbers
+                    return Long.parseLong(check.getJsonObject("data").get("position").toString().replace("\"", ""));
+                }
+            }
+        } catch (Exception e) {
+            return -1;
+        }
+        return -1;
+    }
+
     /** A component's port, a gate's internal listener's ("gate-internal", "gate2-internal") or a Liberty server's Admin Center's ("gate-admin"). */
     public int port(String component) {
         return ports.get(component);

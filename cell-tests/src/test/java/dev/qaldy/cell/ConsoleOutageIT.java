@@ -30,7 +30,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Issue 7, tests 1 and 2, on a real cell in headless Chromium. Test 1: with the control plane
  * killed, the console shows the outage banner after two misses (poll shortened to 1 s through
  * config), holds back every change and keeps what it showed; with the control plane back, the
- * banner goes and the changes come back, without a reload. Test 2 (last, since it stops the whole
+ * banner goes and the changes come back, without a reload; meanwhile the guestbook's page, opened and
+ * signed in another tab before, lists its notes from the runtime host's replica and says so (issue 18). Test 2 (last, since it stops the whole
  * cell but its status page: {@link StatusPageWhenTheCellIsStopped}): the status page says so, with
  * "since" times and incidents opened automatically (threshold shortened to 5 s through config),
  * and never shows green without fresh data; before that, with the runtime host alone stopped, it
@@ -121,6 +122,9 @@ class ConsoleOutageIT {
         HttpResponse<String> hook = owner.api("POST", "/apps/guestbook/hooks", "{\"name\":\"outage-ping\",\"job\":\"digest\"}");
         assertThat(hook.statusCode()).as(hook.body()).isEqualTo(201);
         String hookSecret = Person.json(hook.body()).getString("secret");
+        String console = driver.getWindowHandle();
+        String guestbook = aPersonSignsTheGuestbookInItsOwnTab(driver, owner);
+        driver.switchTo().window(console);
 
         Instant beforeKill = Instant.now();
         cell.qaldy("stop", "control", "--kill");
@@ -153,6 +157,8 @@ class ConsoleOutageIT {
         aPersonWhoOpensTheConsoleDuringTheOutageSeesItLoadAndSaysWhy(driver);
         movingToAnotherPageAndBackKeepsTheAppsTheConsoleRead(driver);
         theWebhooksTabSaysWhatWaitsAtTheGate(driver, hookSecret);
+        theGuestbookStillListsItsNotesFromACopyAndSaysSo(driver, guestbook);
+        driver.switchTo().window(console);
 
         cell.qaldy("start", "control");
 
@@ -164,6 +170,40 @@ class ConsoleOutageIT {
         assertThat(driver.findElement(By.id("create-app")).getDomAttribute("title")).isNull();
         assertThat(driver.findElement(By.cssSelector("[data-app='guestbook']")).isDisplayed()).isTrue();
         browser.screenshot(screenshots().resolve("console-outage-over.png"));
+    }
+
+    /**
+     * Issue 18: the owner opens the guestbook in a tab of its own and signs it; the page keeps the data
+     * bookmark of the note for the tab. Returns the tab, once the runtime host's replica holds the note.
+     */
+    private static String aPersonSignsTheGuestbookInItsOwnTab(WebDriver driver, Person owner) throws Exception {
+        HttpResponse<String> ticket = owner.api("POST", "/tickets", "{\"app\":\"guestbook\",\"returnPath\":\"/\"}");
+        assertThat(ticket.statusCode()).as(ticket.body()).isEqualTo(201);
+        driver.switchTo().newWindow(WindowType.TAB);
+        driver.get(Person.json(ticket.body()).getString("url"));
+        WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("name"))).sendKeys("Ada");
+        driver.findElement(By.id("message")).sendKeys("signed before the outage");
+        driver.findElement(By.id("submit")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("status"), "Thanks, Ada!"));
+        String bookmark = (String) ((JavascriptExecutor) driver).executeScript("return sessionStorage.getItem('qaldy-data-bookmark');");
+        assertThat(bookmark).as("the page keeps the note's data bookmark for the tab").matches("[0-9]+");
+        new WebDriverWait(driver, Duration.ofSeconds(30)).pollingEvery(Duration.ofMillis(200))
+                .until(d -> cell.dataReplicaPosition("runtime") >= Long.parseLong(bookmark));
+        return driver.getWindowHandle();
+    }
+
+    /** Issue 18: during the outage the guestbook's page, reloaded, lists the note from the runtime host's replica and says so. */
+    private static void theGuestbookStillListsItsNotesFromACopyAndSaysSo(WebDriver driver, String tab) throws Exception {
+        driver.switchTo().window(tab);
+        driver.navigate().refresh();
+        WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        WebElement asOf = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("as-of")));
+        assertThat(asOf.getText()).startsWith("Qaldy is answering from a copy of the notes as of ")
+                .contains("signing waits until then");
+        assertThat(driver.findElement(By.id("entries")).getText()).contains("signed before the outage");
+        assertThat(driver.findElement(By.id("status")).getText()).as("no error line").isEmpty();
+        browser.screenshot(screenshots().resolve("guestbook-from-the-replica.png"));
     }
 
     /**

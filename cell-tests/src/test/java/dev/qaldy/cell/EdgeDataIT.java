@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import jakarta.json.JsonObject;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -65,7 +64,7 @@ class EdgeDataIT {
         HttpResponse<String> primary = entries(bookmark);
         assertThat(primary.statusCode()).isEqualTo(200);
         assertThat(primary.headers().firstValue("X-Qaldy-Data")).as("the control plane answers while it is up").isEmpty();
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> replicaPosition("runtime") >= afterDelete);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> cell.dataReplicaPosition("runtime") >= afterDelete);
         Path replica = cell.var().resolve("runtime-data/replica.db");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(replica))).as("every app's data").isEqualTo("rw-------");
 
@@ -141,22 +140,5 @@ class EdgeDataIT {
     private static long bookmarkOf(HttpResponse<String> answer) {
         return Long.parseLong(answer.headers().firstValue("X-Qaldy-Data-Bookmark")
                 .orElseThrow(() -> new AssertionError("no X-Qaldy-Data-Bookmark in " + answer.headers().map())));
-    }
-
-    /** The data feed position the runtime host's replica holds, from its /health/ready; -1 while it does not answer. */
-    private static long replicaPosition(String runtime) {
-        try {
-            HttpResponse<String> ready = cell.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port(runtime) + "/health/ready"))
-                    .timeout(Duration.ofSeconds(3)).GET().build());
-            for (JsonObject check : Person.json(ready.body()).getJsonArray("checks").getValuesAs(JsonObject.class)) {
-                if (check.getString("name").equals("data-replica")) {
-                    // Payara Micro writes a check's numbers as JSON strings, Open Liberty as numbers
-                    return Long.parseLong(check.getJsonObject("data").get("position").toString().replace("\"", ""));
-                }
-            }
-        } catch (Exception e) {
-            return -1;
-        }
-        return -1;
     }
 }
