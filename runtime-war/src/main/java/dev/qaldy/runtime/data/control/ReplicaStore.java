@@ -330,17 +330,16 @@ public final class ReplicaStore implements AutoCloseable {
     }
 
     private long seqOf(String app, long id) throws SQLException {
-        try (PreparedStatement s = db.prepareStatement("SELECT SEQ FROM RECORDS WHERE APP = ? AND ID = ?")) {
-            s.setString(1, app);
-            s.setLong(2, id);
-            try (ResultSet r = s.executeQuery()) {
-                return r.next() ? r.getLong(1) : 0;
-            }
-        }
+        return seq("SELECT SEQ FROM RECORDS WHERE APP = ? AND ID = ?", app, id);
     }
 
     private long tombstone(String app, long id) throws SQLException {
-        try (PreparedStatement s = db.prepareStatement("SELECT SEQ FROM TOMBSTONES WHERE APP = ? AND ID = ?")) {
+        return seq("SELECT SEQ FROM TOMBSTONES WHERE APP = ? AND ID = ?", app, id);
+    }
+
+    /** The one SEQ {@code sql} selects for (app, id), or 0. */
+    private long seq(String sql, String app, long id) throws SQLException {
+        try (PreparedStatement s = db.prepareStatement(sql)) {
             s.setString(1, app);
             s.setLong(2, id);
             try (ResultSet r = s.executeQuery()) {
