@@ -16,7 +16,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -64,6 +66,9 @@ public class DataReplica {
 
     private ReplicaStore store;
     private boolean broken;
+    /** When each app was last marked read (epoch ms): at most once a {@value #MARK_EVERY_MS} ms, off the store's lock. */
+    private final Map<String, Long> marked = new ConcurrentHashMap<>();
+    static final long MARK_EVERY_MS = 60_000;
 
     /** Work on the store, run under the replica's lock. */
     @FunctionalInterface
@@ -195,6 +200,15 @@ public class DataReplica {
      * replica had dropped it, it is filled again from its own feed ({@link DataFeed}'s next round).
      */
     public void wanted(String app) {
+        long now = clock.millis();
+        Long last = marked.get(app);
+        if (last != null && now - last < MARK_EVERY_MS && now >= last) {
+            return; // least-recent-use needs no finer time than this; a read must not wait for the feed's lock
+        }
+        marked.put(app, now);
+        if (marked.size() > 10 * maxApps) {
+            marked.clear();
+        }
         try {
             withStore(store -> {
                 var state = store.app(app);
