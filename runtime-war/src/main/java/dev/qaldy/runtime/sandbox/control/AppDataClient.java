@@ -1,5 +1,6 @@
 package dev.qaldy.runtime.sandbox.control;
 
+import dev.qaldy.contract.data.DataChange;
 import dev.qaldy.contract.data.DataGrants;
 import dev.qaldy.contract.keys.ServiceDirection;
 import dev.qaldy.runtime.bundles.control.ControlPlaneClient;
@@ -32,7 +33,7 @@ public class AppDataClient {
     /** Largest answer read: a page of 100 records of 16 KiB, with room to spare (4 MiB). */
     static final long MAX_ANSWER_BYTES = 4L * 1024 * 1024;
     /** Collection names, as the data API has them. */
-    static final Pattern COLLECTION = Pattern.compile("[a-z0-9-]{1,40}");
+    static final Pattern COLLECTION = DataChange.COLLECTION;
     /** Record ids, as the data API has them. */
     static final Pattern ID = Pattern.compile("[0-9]{1,19}");
 

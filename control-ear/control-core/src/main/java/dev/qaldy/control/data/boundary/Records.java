@@ -108,7 +108,7 @@ public class Records {
      * it is a bookmark at least as new as what was read.
      */
     public long head() {
-        return em.createQuery("SELECT c.lastSequence FROM DataClock c", Long.class).getResultStream().findFirst().orElse(0L);
+        return DataClock.head(em);
     }
 
     /** All of {@code app}'s data goes with the app (the caller deletes the rows): a tombstone for the replicas. */

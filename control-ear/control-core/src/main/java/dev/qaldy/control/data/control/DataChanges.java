@@ -1,6 +1,7 @@
 package dev.qaldy.control.data.control;
 
 import dev.qaldy.contract.data.DataChange;
+import dev.qaldy.control.data.entity.DataClock;
 import dev.qaldy.control.data.entity.DataRecord;
 import dev.qaldy.control.data.entity.DataTombstone;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -38,7 +39,7 @@ public class DataChanges {
      * {@code app} alone (null: every app).
      */
     public Page since(long since, int limit, String app) {
-        long head = em.createQuery("SELECT c.lastSequence FROM DataClock c", Long.class).getResultStream().findFirst().orElse(0L);
+        long head = DataClock.head(em);
         TypedQuery<DataRecord> records = app == null
                 ? em.createNamedQuery(DataRecord.CHANGED_SINCE, DataRecord.class)
                 : em.createNamedQuery(DataRecord.CHANGED_SINCE_OF_APP, DataRecord.class).setParameter("app", app);

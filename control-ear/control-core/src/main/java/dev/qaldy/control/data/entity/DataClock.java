@@ -2,6 +2,7 @@ package dev.qaldy.control.data.entity;
 
 import dev.qaldy.control.platform.entity.SequenceRow;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EntityManager;
 import jakarta.persistence.Table;
 
 /**
@@ -14,5 +15,10 @@ import jakarta.persistence.Table;
 public class DataClock extends SequenceRow {
 
     public DataClock() {
+    }
+
+    /** The data feed's head: the last change committed (0 before any), read from the database, not a cached row. */
+    public static long head(EntityManager em) {
+        return em.createQuery("SELECT c.lastSequence FROM DataClock c", Long.class).getResultStream().findFirst().orElse(0L);
     }
 }
