@@ -1,17 +1,25 @@
 package dev.qaldy.cell;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.net.HttpURLConnection;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
@@ -22,12 +30,19 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Issue 21: the cell on Payara Server ({@code bin/qaldy up --server payara-server}: one domain per
- * component, the control plane as the EAR). One cell for both tests: each domain's admin console
- * answers on the loopback over HTTPS (secure admin) with the administrator's password bin/qaldy made
- * in var/keys/ and refuses a wrong one, and the drill's rows hold on it.
+ * component, the control plane as the EAR). One cell for all tests: each domain's admin console
+ * answers on the loopback only, over HTTPS (secure admin), with the administrator's password bin/qaldy
+ * made in var/keys/ and refuses a wrong one or none; in Chromium the operator signs in to the gate's
+ * console and sees its application enabled (screenshots in cell-tests/target/screenshots/); the
+ * drill's rows hold on it (the control plane SIGKILLed and started again, the database stopped); and
+ * the gate's application disabled and enabled with asadmin during an outage comes back ready and
+ * still lets in the person it remembered.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PayaraServerCellIT {
@@ -64,10 +79,72 @@ class PayaraServerCellIT {
             assertThat(status).contains(c + " ").doesNotContain("not ready");
         }
         assertThat(status).contains(password.toString());
+        // Nothing of a domain listens on every interface but its application's port (no JMS proxy, no H2 AUTO_SERVER).
+        Process ss = new ProcessBuilder("ss", "-Hltnp").redirectErrorStream(true).start();
+        String sockets = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(ss.waitFor()).isZero();
+        for (String c : DOMAINS) {
+            long pid = cell.pid(c);
+            List<Integer> open = sockets.lines().filter(l -> l.contains("pid=" + pid + ","))
+                    .map(l -> l.trim().split("\\s+")[3]).filter(a -> a.startsWith("*:") || a.startsWith("0.0.0.0:") || a.startsWith("[::]:"))
+                    .map(a -> Integer.valueOf(a.substring(a.lastIndexOf(':') + 1))).toList();
+            assertThat(open).as(c + "'s listeners on every interface (" + sockets + ")").containsExactly(cell.port(c));
+        }
+        // Not on another address of this machine: the admin listener binds 127.0.0.1 only.
+        Optional<InetAddress> other = LibertyAdminIT.nonLoopbackAddress();
+        if (other.isPresent()) {
+            for (String c : DOMAINS) {
+                assertThatThrownBy(() -> {
+                    try (Socket s = new Socket()) {
+                        s.connect(new InetSocketAddress(other.get(), cell.port(c + Cell.ADMIN)), 3_000);
+                    }
+                }).as(c + "'s admin port on " + other.get()).isInstanceOf(ConnectException.class);
+            }
+        }
     }
 
     @Test
     @Order(2)
+    void in_chromium_the_operator_signs_in_to_the_gates_console_and_sees_its_application_enabled() throws Exception {
+        Path shots = cell.root().resolve("cell-tests/target/screenshots");
+        Files.createDirectories(shots);
+        String secret = Files.readString(cell.var().resolve("keys/payara-server-admin-password")).trim();
+        String base = "https://127.0.0.1:" + cell.port("gate" + Cell.ADMIN) + "/";
+        try (LibertyAdminIT.Chromium browser = new LibertyAdminIT.Chromium(cell.var().resolve("browser"))) {
+            // The console is installed at its first visit ("Admin Console is starting"): minutes on a loaded machine.
+            WebDriverWait slow = new WebDriverWait(browser.driver, Duration.ofMinutes(4));
+            browser.driver.get(base);
+            try {
+                slow.until(ExpectedConditions.visibilityOfElementLocated(By.name("j_username")));
+                browser.driver.findElement(By.name("j_username")).sendKeys("admin");
+                browser.driver.findElement(By.name("j_password")).sendKeys(secret + "x");
+                browser.driver.findElement(By.name("j_password")).submit();
+                slow.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("body"), "Authentication Failed"));
+                browser.screenshot(shots.resolve("payara-server-console-wrong-password.png"));
+
+                browser.driver.get(base);
+                slow.until(ExpectedConditions.visibilityOfElementLocated(By.name("j_username")));
+                browser.driver.findElement(By.name("j_username")).sendKeys("admin");
+                browser.driver.findElement(By.name("j_password")).sendKeys(secret);
+                browser.driver.findElement(By.name("j_password")).submit();
+                slow.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("body"), "Applications"));
+                browser.screenshot(shots.resolve("payara-server-console-home.png"));
+
+                browser.driver.get(base + "common/applications/applications.jsf");
+                slow.until(d -> d.findElement(By.tagName("body")).getText().matches("(?s).*\\bgate\\b.*"));
+                String page = browser.driver.findElement(By.tagName("body")).getText();
+                browser.screenshot(shots.resolve("payara-server-console-applications.png"));
+                System.out.println("Payara Server console, Applications: " + page.replace('\n', '|'));
+                assertThat(page).as("the applications table: the gate, enabled").containsPattern("(?s)gate.*Enabled|(?s)Enabled.*gate");
+            } catch (RuntimeException | AssertionError e) {
+                browser.screenshot(shots.resolve("payara-server-console-failed.png"));
+                throw e;
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
     void the_drill_passes_every_row_on_payara_server() throws Exception {
         Path out = cell.var().resolve("drill/payara-server");
         Cell.Run run = cell.run(DrillIT.DRILL, Duration.ofMinutes(15), "drill", "--out", out.toString());
@@ -75,9 +152,66 @@ class PayaraServerCellIT {
         assertThat(run.output()).contains("every row passed");
         String md = Files.readString(out.resolve("report.md"));
         assertThat(md).contains("Result: **PASS**").contains("## The API killed").contains("## The database stopped");
-        String status = cell.qaldy("status");
-        assertThat(status).contains("payara-server");
+        assertThat(cell.qaldy("status")).contains("payara-server");
         DrillIT.assertRunning(cell);
+    }
+
+    /**
+     * Stopping the gate's application from the admin side ({@code asadmin disable gate}, the console's
+     * Applications → Disable) during an API outage: the gate is not ready for bin/qaldy (the domain
+     * answers with no check) and serves no app; enabled again, it is ready and lets in the owner it
+     * remembered from before the outage (its copies on disk), and still not a person without a session.
+     */
+    @Test
+    @Order(4)
+    void the_gates_application_disabled_and_enabled_with_asadmin_during_an_outage_comes_back_and_remembers() throws Exception {
+        Person owner = Person.signUp(cell, "operator-" + System.nanoTime() + "@example.com");
+        String app = "adminoff";
+        owner.publish(app, cell.root().resolve("examples/guestbook"));
+        owner.openApp(app);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> owner.get(app, "/").statusCode() == 200);
+        String page = owner.get(app, "/").body();
+
+        cell.qaldy("stop", "control", "--kill");
+        try {
+            asadmin("gate", "disable", "gate");
+            HttpResponse<String> ready = cell.send(cell.request(cell.publicHost(), "/health/ready").GET().build());
+            assertThat(ready.body()).as("the domain's readiness with the application disabled").contains("\"checks\":[]");
+            assertThat(cell.qaldy("status")).containsPattern("gate\\s+\\d+\\s+" + cell.port("gate") + "\\s+not ready");
+            HttpResponse<String> off = owner.get(app, "/");
+            System.out.println("gate application disabled: the app answers " + off.statusCode());
+            assertThat(off.body()).as("no app is served while the gate's application is disabled").isNotEqualTo(page);
+
+            asadmin("gate", "enable", "gate");
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> cell.qaldy("status").matches("(?s).*gate\\s+\\d+\\s+" + cell.port("gate") + "\\s+ready.*"));
+            HttpResponse<String> back = owner.get(app, "/");
+            assertThat(back.statusCode()).as("the remembered owner, the API still down").isEqualTo(200);
+            assertThat(back.body()).isEqualTo(page);
+            HttpResponse<String> stranger = cell.send(cell.request(cell.appHost(app), "/").header("Accept", "text/html").GET().build());
+            assertThat(stranger.statusCode()).as("a person the gate never knew, the API down").isNotEqualTo(200);
+        } finally {
+            cell.qaldy("start", "control");
+        }
+    }
+
+    /** Runs the cell's asadmin against COMPONENT's domain as the administrator; fails the test unless it exits 0. */
+    static void asadmin(String component, String... command) throws Exception {
+        List<String> line = new ArrayList<>(List.of(cell.var().resolve("payara-server/payara6/bin/asadmin").toString(),
+                "--host", "127.0.0.1", "--port", String.valueOf(cell.port(component + Cell.ADMIN)), "--user", "admin",
+                "--passwordfile", cell.var().resolve("keys/payara-server.passwordfile").toString(), "--interactive=false"));
+        line.addAll(List.of(command));
+        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true);
+        // asadmin's trust of the domain's certificate, kept by bin/qaldy's own asadmin calls
+        builder.environment().put("HOME", cell.var().resolve("payara-server/home").toString());
+        Process process = builder.start();
+        try {
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("asadmin " + String.join(" ", command) + " ended").isTrue();
+            assertThat(process.exitValue()).as("asadmin " + String.join(" ", command) + ": " + output).isZero();
+        } finally {
+            process.destroyForcibly();
+        }
     }
 
     /** The HTTP status of GET https://127.0.0.1:PORT/PATH, with basic authentication when {@code user} is set. */
