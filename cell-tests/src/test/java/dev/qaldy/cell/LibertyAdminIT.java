@@ -353,7 +353,7 @@ class LibertyAdminIT {
 
     /**
      * Issue 21: Liberty's HTTP channel knows RFC 2616's codes only and wrote {@code HTTP/1.1 429 Undefined};
-     * the gate adds the standard phrases to its table at start ({@code ReasonPhrases}), as it does on Payara.
+     * the gate and the control plane add the standard phrases to its table at start ({@code ReasonPhrases}), as on Payara.
      */
     @Test
     @Order(11)
@@ -367,6 +367,17 @@ class LibertyAdminIT {
         System.out.println("the shield's refusal on Liberty: " + second.lines().findFirst().orElse(""));
         assertThat(second.lines().findFirst()).hasValue("HTTP/1.1 429 Too Many Requests");
         assertThat(second).containsIgnoringCase("X-Qaldy-Shield: rate-limit");
+
+        // The control plane's own 429 (failed sign-ins for one email), asked directly as the gate asks it.
+        int control = cell.port("control");
+        String signIn = "{\"email\":\"nobody@example.com\",\"password\":\"not-the-password\"}";
+        String line = "";
+        for (int i = 0; i < 10 && !line.startsWith("HTTP/1.1 429"); i++) {
+            line = PublishAndOpenIT.raw(control, "POST /api/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1:" + control
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + signIn.length() + "\r\nConnection: close\r\n\r\n" + signIn)
+                    .lines().findFirst().orElse("");
+        }
+        assertThat(line).isEqualTo("HTTP/1.1 429 Too Many Requests");
     }
 
     /**
