@@ -2,7 +2,6 @@ package dev.qaldy.control.platform.boundary;
 
 import dev.qaldy.scheduler.housekeeping.Housekeeping;
 import dev.qaldy.scheduler.ticks.Ticker;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -22,8 +21,15 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class BuilderAndSchedulerReadiness {
 
-    @Resource
-    ManagedExecutorService builder;
+    /*
+     * Looked up when the check runs, not injected: on Payara Server the EAR's @Resource field here was
+     * taken for an env-entry of type String ("Exception attempting to inject Env-Prop:
+     * …BuilderAndSchedulerReadiness/builder@java.lang.String"), with or without a lookup name, and the
+     * control plane did not deploy. The same default executor on every server.
+     */
+    private static ManagedExecutorService builderExecutor() throws javax.naming.NamingException {
+        return javax.naming.InitialContext.doLookup("java:comp/DefaultManagedExecutorService");
+    }
 
     @Inject
     Housekeeping scheduler;
@@ -36,9 +42,9 @@ public class BuilderAndSchedulerReadiness {
     HealthCheck builder() {
         return () -> {
             try {
-                return builder.submit(() -> Boolean.TRUE).get(1, TimeUnit.SECONDS)
+                return builderExecutor().submit(() -> Boolean.TRUE).get(1, TimeUnit.SECONDS)
                         ? HealthCheckResponse.up("builder") : HealthCheckResponse.down("builder");
-            } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            } catch (ExecutionException | TimeoutException | javax.naming.NamingException | RuntimeException e) {
                 return HealthCheckResponse.down("builder");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
