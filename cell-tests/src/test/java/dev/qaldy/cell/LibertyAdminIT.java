@@ -60,7 +60,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * server's application and {@code /metrics} answers; a wrong password gets 401; on the public HTTP
  * port no administration path takes the password. In Chromium: the Admin Center's sign-in, the
  * Explore tool listing the gate's application (screenshots in cell-tests/target/screenshots/).
- * Last, the gate's application stopped and started through the REST connector.
+ * Then the gate's application stopped and started through the REST connector. Last, what a new
+ * operator tripped over (issue 21): a 429's status line, a database outage in the control plane's
+ * logs (one warning, one line, no incident of the application), and a server started with Liberty's
+ * own {@code server start}, which bin/qaldy must see, refuse to start twice and stop.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LibertyAdminIT {
@@ -75,6 +78,9 @@ class LibertyAdminIT {
     static void startCell() throws Exception {
         cell = Cell.up("liberty-admin", Map.of(
                 "QALDY_LIBERTY_HOME", Cell.repository().resolve("cell-tests/target/liberty/wlp").toString(),
+                // one request a minute for a client of the app "ratelimited" (the 429's status line)
+                "QALDY_OPTS_GATE", "-Dqaldy.gate.shield.plan.tiny.per-client-per-minute=1 -Dqaldy.gate.shield.plan.tiny.burst=1"
+                        + " -Dqaldy.gate.shield.app.ratelimited.plan=tiny",
                 "QALDY_NO_SEED", "1"), "liberty");
         password = Files.readString(cell.var().resolve("keys/liberty-admin-password")).trim();
         https = HttpClient.newBuilder().sslContext(trusting(cell.var().resolve("keys/liberty-admin.crt.pem")))
@@ -221,6 +227,8 @@ class LibertyAdminIT {
     @Order(7)
     void on_the_public_http_port_no_administration_path_takes_the_password() throws Exception {
         String basic = "Basic " + Base64.getEncoder().encodeToString(("admin:" + password).getBytes(StandardCharsets.UTF_8));
+        Path messages = cell.var().resolve("liberty/servers/gate/logs/messages.log");
+        long from = Files.size(messages);
         for (String path : List.of("/adminCenter/", "/IBMJMXConnectorREST/mbeans", "/ibm/api/config", "/metrics")) {
             HttpResponse<String> plain = cell.send(cell.request(cell.publicHost(), path).header("Authorization", basic).GET().build());
             System.out.println("public HTTP port, " + path + " with the password: " + plain.statusCode() + " " + plain.headers().firstValue("Location").orElse(""));
@@ -229,6 +237,8 @@ class LibertyAdminIT {
         }
         // The gate itself still answers on its public port.
         assertThat(cell.send(cell.request(cell.publicHost(), "/health/ready").GET().build()).statusCode()).isEqualTo(200);
+        // Issue 21: a closed path is not an error of the server (it wrote CWWKS9113E, and a stack trace for /adminCenter, each time).
+        assertThat(recordsSince(messages, from)).as("messages.log after the closed paths").noneMatch(r -> r.contains(" E "));
     }
 
     @Test
@@ -339,6 +349,157 @@ class LibertyAdminIT {
         assertThat(restart.statusCode()).as(restart.body()).isEqualTo(200);
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .until(() -> settings().contains("\"pollIntervalMs\":7000"));
+    }
+
+    /**
+     * Issue 21: Liberty's HTTP channel knows RFC 2616's codes only and wrote {@code HTTP/1.1 429 Undefined};
+     * the gate and the control plane add the standard phrases to its table at start ({@code ReasonPhrases}), as on Payara.
+     */
+    @Test
+    @Order(11)
+    void a_rate_limited_client_reads_429_too_many_requests() throws Exception {
+        int port = cell.port("gate");
+        String request = "GET / HTTP/1.1\r\nHost: ratelimited.localhost:" + port
+                + "\r\nUser-Agent: qaldy-cell-test\r\nAccept: text/html\r\nConnection: close\r\n\r\n";
+        String first = PublishAndOpenIT.raw(port, request);
+        assertThat(first).as("the bucket's one request").doesNotStartWith("HTTP/1.1 429");
+        String second = PublishAndOpenIT.raw(port, request);
+        System.out.println("the shield's refusal on Liberty: " + second.lines().findFirst().orElse(""));
+        assertThat(second.lines().findFirst()).hasValue("HTTP/1.1 429 Too Many Requests");
+        assertThat(second).containsIgnoringCase("X-Qaldy-Shield: rate-limit");
+
+        // The control plane's own 429 (failed sign-ins for one email), asked directly as the gate asks it.
+        int control = cell.port("control");
+        String signIn = "{\"email\":\"nobody@example.com\",\"password\":\"not-the-password\"}";
+        String line = "";
+        for (int i = 0; i < 10 && !line.startsWith("HTTP/1.1 429"); i++) {
+            line = PublishAndOpenIT.raw(control, "POST /api/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1:" + control
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + signIn.length() + "\r\nConnection: close\r\n\r\n" + signIn)
+                    .lines().findFirst().orElse("");
+        }
+        assertThat(line).isEqualTo("HTTP/1.1 429 Too Many Requests");
+    }
+
+    /**
+     * Issue 21: a database outage is expected (the API answers 503 and recovers by itself), so the control
+     * plane says it once when it begins and once when it ends; a 91 s outage had written 10 FFDC incidents
+     * and 1.3 MB of log. Two outages, each with a person asking the control plane throughout (a read, a
+     * write and a refusal, the calls the gate makes for people): messages.log gets no error line and a few
+     * KB; the only incidents are Liberty's connection pool's own first failure to connect of the server's
+     * life (it reports that from its own code, once per cause: README), none from the application, and the
+     * second outage adds none at all.
+     */
+    @Test
+    @Order(12)
+    void a_database_outage_is_one_warning_and_one_line_and_no_incident_of_the_application() throws Exception {
+        Path logs = cell.var().resolve("liberty/servers/control/logs");
+        Path messages = logs.resolve("messages.log");
+        Person person = Person.signUp(cell, "outage@example.com");
+        assertThat(person.api("POST", "/apps", "{\"name\":\"before\"}").statusCode()).isEqualTo(201);
+        long from = Files.size(messages);
+        Set<String> before = incidents(logs);
+        Set<String> afterFirst = null;
+        List<String> answers = new ArrayList<>();
+        for (int outage = 1; outage <= 2; outage++) {
+            cell.qaldy("stop", "db");
+            long until = System.nanoTime() + Duration.ofSeconds(8).toNanos();
+            for (int i = 0; System.nanoTime() < until; i++) {
+                answers.add(direct(person, "GET", "/api/v1/apps", null) + " " + direct(person, "GET", "/api/v1/apps/nosuch" + i, null)
+                        + " " + direct(person, "POST", "/api/v1/apps", "{\"name\":\"during" + outage + "x" + i + "\"}"));
+                Thread.sleep(250);
+            }
+            cell.qaldy("start", "db");
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> direct(person, "GET", "/api/v1/apps", null) == 200);
+            if (outage == 1) {
+                afterFirst = incidents(logs);
+            }
+        }
+        System.out.println("calls during the outages (list, unknown app, create): " + answers);
+        assertThat(answers).as("every call during the outages was refused as an outage").allMatch(a -> a.equals("503 503 503"));
+        assertThat(direct(person, "GET", "/api/v1/apps/nosuch", null)).isEqualTo(404);
+
+        Set<String> added = new java.util.TreeSet<>(afterFirst);
+        added.removeAll(before);
+        List<String> sources = new ArrayList<>();
+        for (String incident : added) {
+            String text = Files.readString(logs.resolve("ffdc").resolve(incident), StandardCharsets.ISO_8859_1);
+            sources.add(text.replaceAll("(?s).*?\nSource = ([^\n]+)\n.*", "$1"));
+        }
+        System.out.println("FFDC incidents of the first outage: " + added + " from " + sources);
+        assertThat(sources).as("incidents of the first outage: only Liberty's pool failing to connect").hasSizeLessThanOrEqualTo(4)
+                .allMatch(source -> POOL_SOURCES.stream().anyMatch(source::startsWith));
+        assertThat(incidents(logs)).as("the second outage adds no incident").isEqualTo(afterFirst);
+
+        List<String> records = recordsSince(messages, from);
+        long bytes = Files.size(messages) - from;
+        System.out.println("messages.log across two outages: " + bytes + " bytes, " + records.size() + " records:\n  "
+                + String.join("\n  ", records.stream().map(r -> r.substring(0, Math.min(220, r.length()))).toList()));
+        assertThat(records).as("no error line").noneMatch(r -> r.contains(" E "));
+        assertThat(records).filteredOn(r -> r.contains("W database unreachable")).hasSize(2);
+        assertThat(records).filteredOn(r -> r.contains("I database answers again")).hasSize(2);
+        assertThat(records).as("nothing per refused call").hasSizeLessThanOrEqualTo(20);
+        assertThat(bytes).as("bytes of messages.log across two outages").isLessThan(16_000);
+    }
+
+    /** Where Liberty's connection manager reports a connection it could not open (FFDC "Source = …"). */
+    static final List<String> POOL_SOURCES = List.of("com.ibm.ws.rsadapter.impl.WSManagedConnectionFactoryImpl",
+            "com.ibm.ejs.j2c.poolmanager.FreePool.createManagedConnectionWithMCWrapper",
+            "com.ibm.ws.rsadapter.jdbc.WSJdbcDataSource.getConnection");
+
+    /**
+     * Issue 21: README tells operators to use Liberty's own {@code server} script; a server it started
+     * (Liberty's pid file, no bin/qaldy pid file) was invisible to bin/qaldy: status said stopped, start
+     * failed on a taken port and down left it running.
+     */
+    @Test
+    @Order(13)
+    void a_server_started_with_libertys_own_script_is_shown_not_started_twice_and_stopped_by_bin_qaldy() throws Exception {
+        cell.qaldy("stop", "runtime");
+        assertThat(server("start", "runtime")).isZero();
+        long pid = Long.parseLong(Files.readString(cell.var().resolve("liberty/servers/.pid/runtime.pid")).trim());
+        String shown = "runtime\\s+" + pid + "\\s+" + cell.port("runtime") + "\\s+ready\\s+liberty, started with Liberty's 'server start'";
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() -> cell.qaldy("status").lines()
+                .anyMatch(l -> l.matches(shown + ".*")));
+        Cell.Run again = cell.run(Map.of(), Duration.ofMinutes(2), "start", "runtime");
+        assertThat(again.exit()).as(again.output()).isZero();
+        assertThat(again.output()).contains("runtime is already running (pid " + pid);
+
+        String stopped = cell.qaldy("stop", "runtime");
+        assertThat(stopped).contains("runtime stopped (pid " + pid);
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("Liberty's server process").isFalse();
+        assertThat(cell.qaldy("status")).containsPattern("runtime\\s+-\\s+" + cell.port("runtime") + "\\s+stopped");
+        assertThat(cell.qaldy("start", "runtime")).contains("runtime ready on port " + cell.port("runtime"));
+    }
+
+    /** The FFDC incident files of a server's logs folder (not its exception summaries). */
+    static Set<String> incidents(Path logs) throws IOException {
+        Path ffdc = logs.resolve("ffdc");
+        if (!Files.isDirectory(ffdc)) {
+            return Set.of();
+        }
+        try (Stream<Path> files = Files.list(ffdc)) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("ffdc_"))
+                    .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+        }
+    }
+
+    /** The records Liberty wrote to {@code log} after byte {@code from}: each line that starts one ("[date] thread logger level …"). */
+    static List<String> recordsSince(Path log, long from) throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        String added = new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from), StandardCharsets.UTF_8);
+        return added.lines().filter(l -> l.startsWith("[")).toList();
+    }
+
+    /** A call straight to the control plane as {@code person} (as the gate makes it for them); its status. */
+    static int direct(Person person, String method, String path, String json) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cell.port("control") + path))
+                .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + person.token());
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        return cell.send(request.method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(json)).build()).statusCode();
     }
 
     static String settings() throws IOException, InterruptedException {

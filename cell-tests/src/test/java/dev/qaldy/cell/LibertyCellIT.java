@@ -195,6 +195,8 @@ class LibertyCellIT {
         List<String> slow = new ArrayList<>();
         List<String> calls = Collections.synchronizedList(new ArrayList<>());
         int served = 0;
+        Path messages = cell.var().resolve("liberty/servers/control/logs/messages.log");
+        long logFrom = Files.size(messages);
         cell.signal("db", "STOP");
         long began = System.nanoTime();
         try {
@@ -251,6 +253,17 @@ class LibertyCellIT {
                 .isLessThanOrEqualTo(waiters);
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
                 .until(() -> owner.api("GET", "/apps", null).statusCode() == 200);
+        // Issue 21: the hang is said once when it begins and once when it ends; the pool's waits were an
+        // error line each (J2CA0045E, 32 in this test) and every readiness probe a warning per DOWN check.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> LibertyAdminIT.recordsSince(messages, logFrom).stream().anyMatch(r -> r.contains("I database answers again")));
+        List<String> records = LibertyAdminIT.recordsSince(messages, logFrom);
+        System.out.println("the control plane's messages.log across the hang: " + (Files.size(messages) - logFrom) + " bytes:\n  "
+                + String.join("\n  ", records.stream().map(r -> r.substring(0, Math.min(200, r.length()))).toList()));
+        assertThat(records).as("no error line").noneMatch(r -> r.contains(" E "));
+        assertThat(records).as("warnings only the application's own, said once each")
+                .filteredOn(r -> r.contains(" W ")).allMatch(r -> r.contains(" dev.qaldy."));
+        assertThat(records).filteredOn(r -> r.contains("W database unreachable")).hasSize(1);
     }
 
     static void assertAccess(HttpResponse<String> response, int status, String source) {

@@ -1,6 +1,7 @@
 package dev.qaldy.control.platform.boundary;
 
 import jakarta.annotation.Resource;
+import dev.qaldy.control.platform.control.DatabaseOutage;
 import dev.qaldy.control.platform.control.SchemaUpdate;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -16,7 +17,8 @@ import org.eclipse.microprofile.health.Readiness;
 /**
  * Ready when the database answers a trivial query within 2 s (MicroProfile Health {@code /health/ready})
  * and the schema is up to date (after a start without the database, {@link SchemaUpdate} brings it up to
- * date first).
+ * date first). It also tells {@link DatabaseOutage} when an outage begins and ends (the gates ask every
+ * half second).
  *
  * <p>The query timeout is put back to none before the connection returns to the pool: H2 keeps a
  * statement's query timeout on its session ({@code SET QUERY_TIMEOUT}), so every later statement of
@@ -36,6 +38,9 @@ public class DatabaseReadiness implements HealthCheck {
     @Inject
     SchemaUpdate schema;
 
+    @Inject
+    DatabaseOutage outage;
+
     @Override
     public HealthCheckResponse call() {
         try (Connection connection = database.getConnection(); Statement statement = connection.createStatement()) {
@@ -45,9 +50,11 @@ public class DatabaseReadiness implements HealthCheck {
             } finally {
                 statement.setQueryTimeout(0);
             }
+            outage.answered();
             schema.afterDatabaseAnswered();
             return HealthCheckResponse.named("database").up().build();
         } catch (SQLException | RuntimeException e) {
+            outage.lost(e);
             return HealthCheckResponse.named("database").down().withData("error", e.getClass().getSimpleName()).build();
         }
     }

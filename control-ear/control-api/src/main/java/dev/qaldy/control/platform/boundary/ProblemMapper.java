@@ -1,6 +1,7 @@
 package dev.qaldy.control.platform.boundary;
 
 import dev.qaldy.contract.http.ProblemJson;
+import dev.qaldy.control.platform.control.DatabaseOutage;
 import dev.qaldy.control.platform.control.DatabaseUnreachable;
 import dev.qaldy.control.platform.control.LockBusy;
 import dev.qaldy.control.platform.control.LockWaits;
@@ -25,7 +26,7 @@ import java.util.logging.Logger;
  * The one exception mapper: every error leaves as RFC 9457 {@code application/problem+json}
  * ({@code type, title, status, detail}, and a business exception's own extension members). Business exceptions say their own status and detail;
  * JAX-RS's own (unknown path, wrong method or media type) keep their status with a fixed detail;
- * a lost database connection is a 503; anything else is a 500 whose detail holds only a
+ * a lost database connection is a 503 (the outage logged once, by {@link DatabaseOutage}); anything else is a 500 whose detail holds only a
  * correlation id, with the stack trace in the log. A lock wait that ran out (another transaction held
  * a row past the database's lock timeout) is a 503 "busy" with {@code Retry-After}, logged naming the
  * lock (issue 14: these were 500s while a leaked transaction held the billing row). Every detail
@@ -71,6 +72,9 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
     @Inject
     Logger log;
 
+    @Inject
+    DatabaseOutage outage;
+
     @Override
     public Response toResponse(Throwable thrown) {
         Problem problem = describe(thrown);
@@ -110,7 +114,8 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
         }
         String reference = UUID.randomUUID().toString();
         if (DatabaseUnreachable.behind(thrown)) {
-            log.log(Level.WARNING, "database unreachable, reference {0}: {1}", new Object[] {reference, thrown});
+            outage.lost(thrown);
+            log.log(Level.FINE, "answered 503, database unreachable, reference {0}: {1}", new Object[] {reference, thrown});
             return new Problem(503, "about:blank", "Service Unavailable",
                     "Qaldy can't make changes right now; apps people already opened keep working. Please try again in a"
                             + " minute (reference " + reference + ").",

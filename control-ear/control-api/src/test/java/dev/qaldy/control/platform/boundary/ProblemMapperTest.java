@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.qaldy.control.platform.boundary.ProblemMapper.Problem;
 import dev.qaldy.control.platform.control.Conflict;
+import dev.qaldy.control.platform.control.DatabaseOutage;
 import dev.qaldy.control.platform.control.LockBusy;
 import dev.qaldy.control.platform.control.TooManyAttempts;
 import jakarta.persistence.PersistenceException;
@@ -19,6 +20,7 @@ class ProblemMapperTest {
 
     {
         mapper.log = Logger.getLogger(ProblemMapperTest.class.getName());
+        mapper.outage = new DatabaseOutage(mapper.log, java.time.Clock.systemUTC());
     }
 
     @Test
