@@ -47,8 +47,10 @@ public abstract class StandardReasonPhrases {
     static final String GRIZZLY_STATUS = "org.glassfish.grizzly.http.util.HttpStatus";
     static final String LIBERTY_STATUS = "com.ibm.wsspi.http.channel.values.StatusCodes";
 
-    /** The logger of the component's own subclass. */
-    protected abstract Logger log();
+    /** The logger of the component's own subclass (as its {@code @Inject Logger} would be named). */
+    Logger log() {
+        return Logger.getLogger(getClass().getName());
+    }
 
     /**
      * On a web module the event's payload is its {@code ServletContext}, whose class comes from the

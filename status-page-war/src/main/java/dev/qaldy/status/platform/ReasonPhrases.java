@@ -2,18 +2,8 @@ package dev.qaldy.status.platform;
 
 import dev.qaldy.contract.http.StandardReasonPhrases;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import java.util.logging.Logger;
 
 /** The status page's status lines with their standard reason phrases on either server ({@link StandardReasonPhrases}). */
 @ApplicationScoped
 public class ReasonPhrases extends StandardReasonPhrases {
-
-    @Inject
-    Logger log;
-
-    @Override
-    protected Logger log() {
-        return log;
-    }
 }
